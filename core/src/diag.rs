@@ -1,0 +1,166 @@
+//! Source spans and diagnostics: every error Adora reports about a program or an input
+//! carries a [`Span`] into the source and an [`ErrorKind`], and renders with file, line,
+//! column and a caret (through `ariadne`).
+
+use std::fmt;
+
+/// A half-open byte range `[start, end)` into the source text of one file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    /// First byte of the range.
+    pub start: usize,
+    /// One past the last byte of the range.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end` (bytes).
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    /// The empty span used for synthesised nodes that have no source.
+    pub const DUMMY: Span = Span { start: 0, end: 0 };
+    /// The smallest span covering both `self` and `other`.
+    pub fn to(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// The class of an error. Its `code()` is stable: tests and the bad-input corpus match on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// Lexical or syntactic error (including non-UTF-8 input and nesting limits).
+    Syntax,
+    /// Unbound or duplicate name, unknown function, recursive definitions.
+    Name,
+    /// Type error (base types, tuples, arity).
+    Type,
+    /// Shape error (mismatched or invalid static shapes, permutations, reshape sizes).
+    Shape,
+    /// A construct the chosen engine or mode does not support.
+    Unsupported,
+    /// A non-rational operation (`exp`, `sin`, ...) evaluated in exact mode.
+    NonRational,
+    /// A resource limit was hit (program size after inlining, depth, evaluation steps).
+    Resource,
+    /// A bad command-line or JSON input value (wrong shape, type or syntax).
+    Input,
+    /// An error raised while evaluating (e.g. division by zero under `--strict`).
+    Runtime,
+}
+
+impl ErrorKind {
+    /// The stable short code, printed as `error[code]`.
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::Syntax => "syntax",
+            ErrorKind::Name => "name",
+            ErrorKind::Type => "type",
+            ErrorKind::Shape => "shape",
+            ErrorKind::Unsupported => "unsupported",
+            ErrorKind::NonRational => "non-rational",
+            ErrorKind::Resource => "resource",
+            ErrorKind::Input => "input",
+            ErrorKind::Runtime => "runtime",
+        }
+    }
+}
+
+/// An error about a program or an input, pointing into its source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// What class of error this is.
+    pub kind: ErrorKind,
+    /// The main message (one line, no trailing period).
+    pub message: String,
+    /// The primary location.
+    pub span: Span,
+    /// Secondary labelled locations.
+    pub labels: Vec<(Span, String)>,
+    /// Extra notes printed below the snippet.
+    pub notes: Vec<String>,
+}
+
+/// Result type of everything in Adora that can fail on bad input.
+pub type Result<T, E = Diagnostic> = std::result::Result<T, E>;
+
+impl Diagnostic {
+    /// A diagnostic of `kind` at `span`.
+    pub fn new(kind: ErrorKind, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { kind, message: message.into(), span, labels: Vec::new(), notes: Vec::new() }
+    }
+    /// Adds a secondary label (builder style).
+    pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
+        self.labels.push((span, text.into()));
+        self
+    }
+    /// Adds a note (builder style).
+    pub fn with_note(mut self, text: impl Into<String>) -> Diagnostic {
+        self.notes.push(text.into());
+        self
+    }
+    /// `line:column` (both 1-based, column in characters) of the primary span in `src`.
+    pub fn position(&self, src: &str) -> (usize, usize) {
+        line_col(src, self.span.start)
+    }
+    /// Renders the diagnostic as text: a `file:line:col: error[code]: message` header, then
+    /// the source snippet with a caret under the span (no colours), then the notes.
+    pub fn render(&self, file: &str, src: &str) -> String {
+        use ariadne::{Config, Label, Report, ReportKind, Source};
+        let (line, col) = self.position(src);
+        let mut out = format!("{file}:{line}:{col}: error[{}]: {}\n", self.kind.code(), self.message);
+        let clamp = |s: Span| {
+            let len = src.chars().count();
+            let a = char_index(src, s.start).min(len);
+            let b = char_index(src, s.end).min(len).max(a);
+            a..b
+        };
+        let id = file.to_string();
+        let mut report = Report::build(ReportKind::Error, (id.clone(), clamp(self.span)))
+            .with_config(Config::default().with_color(false))
+            .with_message(format!("[{}] {}", self.kind.code(), self.message))
+            .with_label(Label::new((id.clone(), clamp(self.span))).with_message("here"));
+        for (s, t) in &self.labels {
+            report = report.with_label(Label::new((id.clone(), clamp(*s))).with_message(t));
+        }
+        for n in &self.notes {
+            report = report.with_note(n);
+        }
+        let mut buf = Vec::new();
+        if report.finish().write((id, Source::from(src)), &mut buf).is_ok() {
+            out.push_str(&String::from_utf8_lossy(&buf));
+        }
+        out
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error[{}]: {}", self.kind.code(), self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+/// 1-based line and column (in characters) of byte offset `offset` in `src`.
+/// Offsets past the end (or inside a character) are clamped.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let mut line = 1;
+    let mut col = 1;
+    for (i, c) in src.char_indices() {
+        if i >= offset {
+            break;
+        }
+        if c == '\n' {
+            line += 1;
+            col = 1;
+        } else {
+            col += 1;
+        }
+    }
+    (line, col)
+}
+
+fn char_index(src: &str, offset: usize) -> usize {
+    src.char_indices().take_while(|(i, _)| *i < offset).count()
+}

@@ -1,0 +1,1 @@
+//! Inlining of `def` calls with capture-avoiding renaming.

@@ -1,0 +1,1 @@
+//! Lexer: source text → tokens with spans. (To be written: see parser.rs.)

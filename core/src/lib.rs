@@ -1,0 +1,52 @@
+//! `adora-core`: the core array language of Adora — AST ([`ast`]), types ([`types`]),
+//! source spans and diagnostics ([`diag`]), lexer and parser ([`parser`]), pretty-printer
+//! ([`pretty`]), type and shape checker with elaboration ([`check`]) and inlining of
+//! `def`s ([`inline`]).
+//!
+//! The pipeline is `parse` → `check` (every `def`) → `elaborate` (one entry point: inline
+//! calls, type literals, make broadcasts explicit, make binders unique). See
+//! `docs/language.md` for the language itself.
+//!
+//! Recursion depth: the parser refuses nesting deeper than [`limits::MAX_NESTING`]; the
+//! recursive passes over such trees need more stack than a default test thread has, so
+//! callers run them through [`with_stack`].
+
+pub mod ast;
+pub mod check;
+pub mod diag;
+pub mod inline;
+pub mod lexer;
+pub mod limits;
+pub mod parser;
+pub mod pretty;
+pub mod types;
+
+pub use ast::{Expr, ExprKind, Function, Program};
+pub use diag::{Diagnostic, ErrorKind, Result, Span};
+pub use types::{Base, Shape, Type};
+
+/// Parses a source file into a surface [`Program`].
+pub fn parse(src: &str) -> Result<Program> {
+    parser::parse_program(src)
+}
+
+/// Parses and type-checks `src`, then elaborates the entry point `entry`.
+pub fn load(src: &str, entry: &str) -> Result<Function> {
+    let program = parse(src)?;
+    check::check_program(&program)?;
+    check::elaborate(&program, entry)
+}
+
+/// Runs `f` on a thread with a large stack (512 MiB of address space; pages are only
+/// committed when touched) and returns its result. Use it around recursive passes on
+/// programs that may be deeply nested.
+pub fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn_scoped(s, f)
+            .expect("spawning a worker thread")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
+}

@@ -1,0 +1,22 @@
+//! `adora-semantics`: values and the one evaluator of the core language, generic over a
+//! scalar field and instantiated at exact rationals (the reference semantics), at `f64`,
+//! and at dual numbers over either (the reference derivative, DESIGN §3).
+//!
+//! Public API (the contract other crates and the command line rely on):
+//!
+//! * [`value`]: `Tensor<T>`, `Value<S>`;
+//! * [`scalar`]: the `Scalar` trait, implemented for `Rat` (= `BigRational`) and `f64`;
+//! * [`dual`]: `Dual<F>`, value plus sparse tangent map, itself a `Scalar`;
+//! * [`eval`]: `eval`, `EvalOptions`, `EvalStats`;
+//! * [`reference`]: `gradient`, `jvp`, `vjp` by forward mode over dual numbers;
+//! * [`io`]: values from literal expressions and JSON, values to text and JSON.
+
+pub mod dual;
+pub mod eval;
+pub mod io;
+pub mod reference;
+pub mod scalar;
+pub mod value;
+
+/// Exact rationals, the scalars of the reference semantics.
+pub type Rat = num_rational::BigRational;
