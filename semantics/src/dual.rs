@@ -1,1 +1,1 @@
-//! (to be written)
+//! Dual numbers `Dual<F>`: a value and a sparse tangent map (input-scalar id → F).
