@@ -4,7 +4,7 @@
 //!
 //! * the **surface** program the parser returns (may contain `Call`s of other `def`s,
 //!   integer literals where reals are expected, and rank-0 operands that broadcast);
-//! * the **elaborated** program that [`crate::elaborate`] returns for an entry point: calls
+//! * the **elaborated** program that [`crate::check::elaborate`] returns for an entry point: calls
 //!   inlined, every literal of its final base type (`Lit::Int` only where a `Z` is meant,
 //!   `Lit::Real` where an `R` is meant), every broadcast made explicit with
 //!   `Prim::Replicate`, and every binder name unique within the function. All engines
@@ -30,8 +30,8 @@ pub struct Program {
     pub defs: Vec<Def>,
 }
 
-/// `def name(p1: T1, ...) -> T = body`.
-#[derive(Clone, Debug, PartialEq)]
+/// `def name(p1: T1, ...) -> T = body`. Equality ignores spans.
+#[derive(Clone, Debug)]
 pub struct Def {
     /// The function's name.
     pub name: Name,
@@ -47,8 +47,8 @@ pub struct Def {
     pub name_span: Span,
 }
 
-/// A typed parameter `x: R[3]`.
-#[derive(Clone, Debug, PartialEq)]
+/// A typed parameter `x: R[3]`. Equality ignores spans.
+#[derive(Clone, Debug)]
 pub struct Param {
     /// Parameter name.
     pub name: Name,
@@ -56,6 +56,18 @@ pub struct Param {
     pub ty: Type,
     /// Span of the name and its type.
     pub span: Span,
+}
+
+impl PartialEq for Def {
+    fn eq(&self, o: &Def) -> bool {
+        self.name == o.name && self.params == o.params && self.ret == o.ret && self.body == o.body
+    }
+}
+
+impl PartialEq for Param {
+    fn eq(&self, o: &Param) -> bool {
+        self.name == o.name && self.ty == o.ty
+    }
 }
 
 /// An elaborated entry point: the `def` named by `--entry` with all calls inlined, ready for

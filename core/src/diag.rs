@@ -22,7 +22,10 @@ impl Span {
     pub const DUMMY: Span = Span { start: 0, end: 0 };
     /// The smallest span covering both `self` and `other`.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -87,7 +90,13 @@ pub type Result<T, E = Diagnostic> = std::result::Result<T, E>;
 impl Diagnostic {
     /// A diagnostic of `kind` at `span`.
     pub fn new(kind: ErrorKind, span: Span, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { kind, message: message.into(), span, labels: Vec::new(), notes: Vec::new() }
+        Diagnostic {
+            kind,
+            message: message.into(),
+            span,
+            labels: Vec::new(),
+            notes: Vec::new(),
+        }
     }
     /// Adds a secondary label (builder style).
     pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
@@ -108,7 +117,11 @@ impl Diagnostic {
     pub fn render(&self, file: &str, src: &str) -> String {
         use ariadne::{Config, Label, Report, ReportKind, Source};
         let (line, col) = self.position(src);
-        let mut out = format!("{file}:{line}:{col}: error[{}]: {}\n", self.kind.code(), self.message);
+        let mut out = format!(
+            "{file}:{line}:{col}: error[{}]: {}\n",
+            self.kind.code(),
+            self.message
+        );
         let clamp = |s: Span| {
             let len = src.chars().count();
             let a = char_index(src, s.start).min(len);
@@ -127,7 +140,11 @@ impl Diagnostic {
             report = report.with_note(n);
         }
         let mut buf = Vec::new();
-        if report.finish().write((id, Source::from(src)), &mut buf).is_ok() {
+        if report
+            .finish()
+            .write((id, Source::from(src)), &mut buf)
+            .is_ok()
+        {
             out.push_str(&String::from_utf8_lossy(&buf));
         }
         out

@@ -1,7 +1,8 @@
 //! `adora-core`: the core array language of Adora — AST ([`ast`]), types ([`types`]),
 //! source spans and diagnostics ([`diag`]), lexer and parser ([`parser`]), pretty-printer
-//! ([`pretty`]), type and shape checker with elaboration ([`check`]) and inlining of
-//! `def`s ([`inline`]).
+//! ([`pretty`]), type and shape checker with elaboration ([`check`]),
+//! inlining of
+//! `def`s ([`inline`]), and traversal / binder helpers shared by all passes ([`visit`]).
 //!
 //! The pipeline is `parse` → `check` (every `def`) → `elaborate` (one entry point: inline
 //! calls, type literals, make broadcasts explicit, make binders unique). See
@@ -20,6 +21,7 @@ pub mod limits;
 pub mod parser;
 pub mod pretty;
 pub mod types;
+pub mod visit;
 
 pub use ast::{Expr, ExprKind, Function, Program};
 pub use diag::{Diagnostic, ErrorKind, Result, Span};

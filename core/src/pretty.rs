@@ -1,21 +1,128 @@
-//! Pretty-printer: programs, functions and expressions back to concrete syntax that parses
-//! to the same tree.
-use crate::ast::{Expr, Function, Program};
+//! Pretty-printer: programs, functions and expressions back to the concrete syntax of
+//! DESIGN §2.1 (grammar in [`crate::parser`]).
+//!
+//! Layout: a `def` header on its own line with the body indented by two spaces below it;
+//! every `let` on its own line (`let p = e in`, then the body on the next line at the same
+//! indentation; a right-hand side containing `let`/`if`/`loop` goes on its own indented
+//! lines, followed by `in` alone on a line); `if` on one line when it is small, otherwise
+//! `then`/`else` branches indented (`else if` chains stay flat); `loop` bodies indented;
+//! a lambda body containing `let`/`if`/`loop` starts on a new indented line. Parentheses
+//! are the minimum the precedences need, plus:
+//!
+//! * `let`, `if` and `loop` are parenthesised in every operand position (of a binary or
+//!   unary operator, or as the base of indexing/projection);
+//! * a literal is parenthesised as the base of indexing/projection (`(3).0`, `(-1)[0]`);
+//! * `Unary(Neg, Lit(k))` prints as `-(k)` (a `-` written right before a number would be
+//!   read back as a negative literal), and `--` is never produced (it starts a comment):
+//!   a negation of something that prints with a leading `-` is parenthesised, and binary
+//!   operators are surrounded by spaces (`a - -3`);
+//! * `build` always uses the parenthesised lambda, `build 3 (i => e)` /
+//!   `build [2, 3] ((i, j) => e)`; other lambdas print bare (`map((a, b) => a * b, xs, ys)`).
+//!
+//! Literals: `Lit::Int` as an integer (`-3`); `Lit::Bool` as `true`/`false`; `Lit::Real`
+//! as an exact decimal when its denominator is `2^a·5^b` (`3.0`, `-0.5`, `0.125`), and
+//! otherwise as `(p.0 / q.0)` (`1/3` prints `(1.0 / 3.0)`).
+//!
+//! Round trip: for every tree the parser produces, `parse(print(t)) == t` (spans aside).
+//! It also holds for hand-built trees that the concrete syntax can express, with one
+//! exception that is only *semantic*: a real literal whose denominator is not `2^a·5^b`
+//! reads back as a division of two literals (`Binary(Div, 1.0, 3.0)`), which evaluates to
+//! the same exact value. Trees the syntax cannot express at all (a tuple with fewer than two
+//! components, an empty array literal, a lambda or tuple pattern with too few names, an
+//! empty index list, an empty `build`/`gather`/`scatter` shape, a built-in applied to the
+//! wrong number of arguments, or names that are not valid identifiers — see
+//! [`crate::lexer::is_valid_name`]) print as the nearest text, which does not parse back
+//! to them.
 
-/// Prints a whole program.
+mod layout;
+
+use crate::ast::{Def, Expr, Function, Lit, Param, Program};
+use crate::types::Type;
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{Pow, Signed, Zero};
+
+/// Prints a whole program: its `def`s separated by blank lines, ending with a newline.
 pub fn program(p: &Program) -> String {
-    let _ = p;
-    todo!("pretty")
+    let defs: Vec<String> = p.defs.iter().map(def).collect();
+    defs.join("\n")
 }
 
-/// Prints an elaborated function as a `def`.
+/// Prints one `def` (ending with a newline).
+pub fn def(d: &Def) -> String {
+    header_and_body(&d.name, &d.params, &d.ret, &d.body)
+}
+
+/// Prints an elaborated function as a `def`: `def name(params) -> ret =`, then the body
+/// indented on the next lines (ending with a newline).
 pub fn function(f: &Function) -> String {
-    let _ = f;
-    todo!("pretty")
+    header_and_body(&f.name, &f.params, &f.ret, &f.body)
 }
 
-/// Prints one expression.
+/// Prints one expression (no trailing newline).
 pub fn expr(e: &Expr) -> String {
-    let _ = e;
-    todo!("pretty")
+    let mut p = layout::Printer {
+        out: String::new(),
+        indent: 0,
+    };
+    p.block(e);
+    p.out
+}
+
+/// Prints a literal as it appears in source (see the module documentation).
+pub fn lit(l: &Lit) -> String {
+    match l {
+        Lit::Int(n) => n.to_string(),
+        Lit::Bool(b) => b.to_string(),
+        Lit::Real(r) => real(r),
+    }
+}
+
+/// An exact real in source syntax: a decimal (`2.5`, `-0.125`, `3.0`) when the
+/// denominator is `2^a·5^b`, otherwise `(p.0 / q.0)`.
+pub fn real(r: &BigRational) -> String {
+    let (n, d) = (r.numer(), r.denom());
+    let (mut rest, mut twos, mut fives) = (d.clone(), 0u32, 0u32);
+    let two = BigInt::from(2u8);
+    let five = BigInt::from(5u8);
+    while !rest.is_zero() && rest.is_multiple_of(&two) {
+        rest /= &two;
+        twos += 1;
+    }
+    while !rest.is_zero() && rest.is_multiple_of(&five) {
+        rest /= &five;
+        fives += 1;
+    }
+    if rest != BigInt::from(1u8) {
+        return format!("({n}.0 / {d}.0)");
+    }
+    let places = twos.max(fives);
+    let scaled = n.abs() * Pow::pow(BigInt::from(10u8), places) / d;
+    let sign = if n.is_negative() { "-" } else { "" };
+    if places == 0 {
+        return format!("{sign}{scaled}.0");
+    }
+    let digits = format!(
+        "{:0>width$}",
+        scaled.to_string(),
+        width = places as usize + 1
+    );
+    let (int_part, frac) = digits.split_at(digits.len() - places as usize);
+    format!("{sign}{int_part}.{frac}")
+}
+
+fn header_and_body(name: &str, params: &[Param], ret: &Type, body: &Expr) -> String {
+    let ps: Vec<String> = params
+        .iter()
+        .map(|p| format!("{}: {}", p.name, p.ty))
+        .collect();
+    let mut p = layout::Printer {
+        out: format!("def {name}({}) -> {ret} =", ps.join(", ")),
+        indent: 2,
+    };
+    p.newline();
+    p.block(body);
+    p.out.push('\n');
+    p.out
 }

@@ -1,0 +1,180 @@
+//! Type and shape checker, and elaboration of an entry point.
+//!
+//! The typing rules live in `rules` (stated on operand types), the traversal in `elab`
+//! (surface mode: check and elaborate a `def` body; strict mode: check an elaborated
+//! expression). Program-level checks (duplicate names, recursion, the entry point) are
+//! here; inlining is in [`crate::inline`].
+//!
+//! Error classes: unbound or duplicate names, unknown functions and recursion are
+//! [`ErrorKind::Name`]; base, tuple and arity mismatches [`ErrorKind::Type`]; static shape
+//! mismatches (including a wrong number of indices or of index binders)
+//! [`ErrorKind::Shape`]; `map` with a tuple result and calls in elaborated programs
+//! [`ErrorKind::Unsupported`]; arrays over [`limits::MAX_ARRAY_ELEMENTS`] elements and
+//! programs over [`limits::MAX_NODES`] nodes or [`limits::MAX_DEPTH`] depth
+//! [`ErrorKind::Resource`].
+
+mod builtins;
+mod elab;
+mod forms;
+mod rules;
+
+use crate::ast::{Binding, Def, Expr, Function, Name, Param, Program};
+use crate::diag::{Diagnostic, ErrorKind, Result, Span};
+use crate::limits;
+use crate::types::Type;
+use crate::visit;
+use elab::{Elab, Sig};
+use std::collections::{HashMap, HashSet};
+
+/// Rejects trees deeper than [`limits::MAX_DEPTH`] or larger than [`limits::MAX_NODES`]
+/// before any recursive pass runs on them.
+fn guard_size(e: &Expr, what: &str, span: Span) -> Result<()> {
+    let d = visit::depth(e);
+    if d > limits::MAX_DEPTH {
+        let msg = format!(
+            "{what} is too deeply nested: depth {d} (the limit is {})",
+            limits::MAX_DEPTH
+        );
+        return Err(Diagnostic::new(ErrorKind::Resource, span, msg));
+    }
+    let n = visit::node_count(e);
+    if n > limits::MAX_NODES {
+        let msg = format!(
+            "{what} is too large: {n} nodes (the limit is {})",
+            limits::MAX_NODES
+        );
+        return Err(Diagnostic::new(ErrorKind::Resource, span, msg));
+    }
+    Ok(())
+}
+
+/// Checks a signature: distinct parameter names, types within the size limit (`ret_span`
+/// is where a too-large result type is reported).
+fn check_signature(name: &str, params: &[Param], ret: &Type, ret_span: Span) -> Result<()> {
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for p in params {
+        if let Some(first) = seen.insert(&p.name, p.span) {
+            let msg = format!("duplicate parameter `{}` of `{name}`", p.name);
+            return Err(Diagnostic::new(ErrorKind::Name, p.span, msg)
+                .with_label(first, "first declared here"));
+        }
+        rules::limit(&p.ty, p.span)?;
+    }
+    rules::limit(ret, ret_span)
+}
+
+/// Checks the whole program; returns its defs with elaborated bodies (calls remain).
+fn elaborate_defs(p: &Program) -> Result<Vec<Def>> {
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for d in &p.defs {
+        if let Some(first) = seen.insert(&d.name, d.name_span) {
+            return Err(Diagnostic::new(
+                ErrorKind::Name,
+                d.name_span,
+                format!("duplicate definition of `{}`", d.name),
+            )
+            .with_label(first, "first defined here"));
+        }
+        check_signature(&d.name, &d.params, &d.ret, d.name_span)?;
+        guard_size(&d.body, &format!("the body of `{}`", d.name), d.name_span)?;
+    }
+    crate::inline::call_order(&p.defs)?;
+    let sigs: HashMap<Name, Sig> = p
+        .defs
+        .iter()
+        .map(|d| {
+            (
+                d.name.clone(),
+                Sig {
+                    params: d.params.clone(),
+                    ret: d.ret.clone(),
+                },
+            )
+        })
+        .collect();
+    let mut out = Vec::with_capacity(p.defs.len());
+    for d in &p.defs {
+        let body = Elab::surface(&sigs).def_body(d)?;
+        out.push(Def { body, ..d.clone() });
+    }
+    Ok(out)
+}
+
+/// Type-checks every `def` of a surface program against its declared signature: names
+/// (no duplicate defs or parameters, no unbound variables, no recursion), types and
+/// static shapes (see DESIGN §2 and the module documentation for the rules).
+pub fn check_program(p: &Program) -> Result<()> {
+    elaborate_defs(p).map(|_| ())
+}
+
+/// Elaborates the entry point `entry` of a program (see `ast` module docs): checks the
+/// program, types every literal, makes broadcasts explicit, inlines every call and renames
+/// binders so that their names are unique in the function and distinct from its
+/// parameters (original names are kept where possible; otherwise `x_1`, `x_2`, ...).
+/// The result passes [`check_function`].
+pub fn elaborate(p: &Program, entry: &str) -> Result<Function> {
+    let defs = elaborate_defs(p)?;
+    let Some(i) = defs.iter().position(|d| d.name == entry) else {
+        let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+        let have = if names.is_empty() {
+            "the program defines no functions".to_string()
+        } else {
+            format!("the program defines: {}", names.join(", "))
+        };
+        return Err(Diagnostic::new(
+            ErrorKind::Name,
+            Span::DUMMY,
+            format!("no def named `{entry}`; {have}"),
+        ));
+    };
+    let body = crate::inline::inline_entry(&defs, i)?;
+    let d = &defs[i];
+    let f = Function {
+        name: d.name.clone(),
+        params: d.params.clone(),
+        ret: d.ret.clone(),
+        body,
+    };
+    check_function(&f)?;
+    Ok(f)
+}
+
+/// The type of an elaborated expression under `env` (innermost binding last). Integer
+/// literals are `Z`; there is no implicit broadcasting and no call.
+pub fn type_of(env: &[Binding], e: &Expr) -> Result<Type> {
+    Elab::strict(env).expr(e, None).map(|(_, t)| t)
+}
+
+/// Checks that an elaborated function is well typed and obeys the elaborated invariants:
+/// no `Call`, no implicit broadcast, literals of their final type (`Int` only where a `Z`
+/// is meant), binder names unique in the function and distinct from the parameters, and
+/// the size limits.
+pub fn check_function(f: &Function) -> Result<()> {
+    guard_size(&f.body, &format!("the function `{}`", f.name), f.body.span)?;
+    check_signature(&f.name, &f.params, &f.ret, f.body.span)?;
+    let mut names: HashSet<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+    for (n, span) in visit::all_binders(&f.body) {
+        if !names.insert(n) {
+            let msg = format!(
+                "the binder `{n}` is not unique in the elaborated function `{}`",
+                f.name
+            );
+            return Err(Diagnostic::new(ErrorKind::Name, span, msg));
+        }
+    }
+    let env: Vec<Binding> = f
+        .params
+        .iter()
+        .map(|p| Binding {
+            name: p.name.clone(),
+            ty: p.ty.clone(),
+        })
+        .collect();
+    let ty = type_of(&env, &f.body)?;
+    rules::same_type(
+        &format!("the body of `{}`", f.name),
+        f.body.span,
+        &ty,
+        &f.ret,
+    )
+}

@@ -1,0 +1,14 @@
+//! Tests of the type and shape checker, elaboration, inlining and the `visit` helpers.
+//! Sources are parsed with `adora_core::parse`; deep trees and invariant violations are
+//! built by hand.
+
+#[path = "check/elab.rs"]
+mod elab;
+#[path = "check/forms.rs"]
+mod forms;
+#[path = "check/rules.rs"]
+mod rules;
+#[path = "check/support.rs"]
+mod support;
+#[path = "check/visit.rs"]
+mod visit;

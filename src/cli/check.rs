@@ -1,0 +1,135 @@
+//! `adora check`: runs the property catalogue (DESIGN §7) on random well-typed programs,
+//! with a progress bar on a terminal and a summary table; exit 1 on any failure.
+
+use super::{Format, FAILED, OK};
+use adora_proptests::catalogue::catalogue;
+use adora_proptests::runner::{run_catalogue, CheckConfig, PropertyReport};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+use std::io::IsTerminal;
+
+/// Options of `adora check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Random cases per property.
+    #[arg(long, default_value_t = 100)]
+    pub cases: u32,
+    /// Seed of the run (default: chosen from the clock and printed, so it can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Only properties whose name contains this text.
+    #[arg(long)]
+    pub filter: Option<String>,
+    /// List the properties (name, source, fragment) instead of running them.
+    #[arg(long)]
+    pub list: bool,
+    /// Worker threads (default: the number of cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Output format of the summary.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// `adora check`; returns the exit code.
+pub fn check(a: &CheckArgs) -> u8 {
+    let props: Vec<_> = catalogue()
+        .into_iter()
+        .filter(|p| a.filter.as_deref().is_none_or(|f| p.name.contains(f)))
+        .collect();
+    if a.list {
+        for p in &props {
+            println!("{:<34} {:<10} {}", p.name, p.fragment, p.source);
+        }
+        return OK;
+    }
+    if props.is_empty() {
+        eprintln!("error[input]: no property matches --filter {}", a.filter.as_deref().unwrap_or(""));
+        return super::BAD_INPUT;
+    }
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    });
+    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
+    let cfg = CheckConfig { cases: a.cases, seed, filter: a.filter.clone(), jobs };
+    if a.format == Format::Text {
+        println!(
+            "adora check: {} properties × {} cases, seed {seed}, {jobs} jobs (replay: adora check --seed {seed} --cases {})",
+            props.len(),
+            a.cases,
+            a.cases
+        );
+    }
+    let bar = ProgressBar::new(props.len() as u64 * a.cases as u64);
+    if std::io::stderr().is_terminal() && a.format == Format::Text {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+    } else {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let progress = |name: &str, done: u32| {
+        bar.set_message(name.to_string());
+        bar.inc(done as u64);
+    };
+    let reports = run_catalogue(&cfg, &progress);
+    bar.finish_and_clear();
+    let failed = reports.iter().any(|r| r.failures > 0);
+    match a.format {
+        Format::Json => println!("{}", summary_json(seed, &reports)),
+        Format::Text => print_summary(&reports),
+    }
+    if failed {
+        FAILED
+    } else {
+        OK
+    }
+}
+
+fn print_summary(reports: &[PropertyReport]) {
+    println!("{:<34} {:>6} {:>8} {:>9}  figure", "property", "cases", "failures", "time");
+    for r in reports {
+        println!(
+            "{:<34} {:>6} {:>8} {:>8.2}s  {}",
+            r.name,
+            r.cases_run,
+            r.failures,
+            r.elapsed.as_secs_f64(),
+            r.figure.as_deref().unwrap_or("")
+        );
+    }
+    let failed: Vec<_> = reports.iter().filter(|r| r.failures > 0).collect();
+    let cases: u64 = reports.iter().map(|r| r.cases_run as u64).sum();
+    if failed.is_empty() {
+        println!("\nall {} properties passed ({cases} cases)", reports.len());
+        return;
+    }
+    for r in &failed {
+        println!("\nFAILED {}:", r.name);
+        if let Some(c) = &r.counterexample {
+            println!("{c}");
+        }
+    }
+    println!("\n{} of {} properties failed", failed.len(), reports.len());
+}
+
+fn summary_json(seed: u64, reports: &[PropertyReport]) -> serde_json::Value {
+    let rows: Vec<_> = reports
+        .iter()
+        .map(|r| {
+            json!({
+                "name": r.name,
+                "cases": r.cases_run,
+                "failures": r.failures,
+                "seconds": r.elapsed.as_secs_f64(),
+                "figure": r.figure,
+                "counterexample": r.counterexample,
+            })
+        })
+        .collect();
+    json!({"seed": seed, "properties": rows})
+}

@@ -1,0 +1,168 @@
+//! `adora eval`, `grad`, `jvp`, `vjp`: values and derivatives of a program, exact or f64.
+
+use super::inputs::{self, literal, render, split_assignment, Loaded};
+use super::{Format, Numeric, RunArgs, ENGINES};
+use adora_core::diag::ErrorKind;
+use adora_semantics::eval::{EvalOptions, EvalStats};
+use adora_semantics::io::{to_json, to_text};
+use adora_semantics::reference::{self, Gradient};
+use adora_semantics::scalar::Scalar;
+use adora_semantics::value::Value;
+use adora_semantics::Rat;
+use serde_json::json;
+
+/// Checks that `--engine` names a known engine.
+pub fn check_engine(name: &str) -> Result<(), String> {
+    if ENGINES.iter().any(|(n, _)| *n == name) {
+        return Ok(());
+    }
+    let list: Vec<String> = ENGINES.iter().map(|(n, what)| format!("  {n}: {what}")).collect();
+    Err(inputs::plain_error(
+        ErrorKind::Input,
+        format!("unknown engine `{name}`; available engines:\n{}", list.join("\n")),
+    ))
+}
+
+fn options(a: &RunArgs) -> EvalOptions {
+    EvalOptions { strict: a.strict, ..EvalOptions::default() }
+}
+
+/// Dispatches on `--numeric` to a function generic over the scalar type.
+macro_rules! numeric {
+    ($a:expr, $f:ident ( $($arg:expr),* )) => {
+        match $a.numeric {
+            Numeric::Exact => $f::<Rat>($($arg),*),
+            Numeric::F64 => $f::<f64>($($arg),*),
+        }
+    };
+}
+
+/// `adora eval`.
+pub fn eval(a: &RunArgs) -> Result<(), String> {
+    let l = inputs::load(&a.file, &a.entry)?;
+    numeric!(a, eval_with(&l, a))
+}
+
+fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
+    let xs = inputs::inputs::<S>(l, a)?;
+    let (v, stats) = adora_semantics::eval::eval(&l.func, &xs, &options(a)).map_err(|d| render(l, &d))?;
+    match a.format {
+        Format::Json => println!("{}", json!({"value": to_json(&v), "stats": stats_json(&stats)})),
+        Format::Text => {
+            println!("value: {}", to_text(&v));
+            print_notes(&stats);
+        }
+    }
+    Ok(())
+}
+
+/// `adora grad`.
+pub fn grad(a: &RunArgs) -> Result<(), String> {
+    check_engine(&a.engine)?;
+    let l = inputs::load(&a.file, &a.entry)?;
+    numeric!(a, grad_with(&l, a))
+}
+
+fn grad_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
+    let xs = inputs::inputs::<S>(l, a)?;
+    let g = reference::gradient(&l.func, &xs, &options(a)).map_err(|d| render(l, &d))?;
+    print_gradient(l, a.format, &g, "gradient");
+    Ok(())
+}
+
+/// `adora jvp`.
+pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<(), String> {
+    check_engine(&a.engine)?;
+    let l = inputs::load(&a.file, &a.entry)?;
+    numeric!(a, jvp_with(&l, a, tangents))
+}
+
+fn jvp_with<S: Scalar>(l: &Loaded, a: &RunArgs, tangents: &[String]) -> Result<(), String> {
+    let xs = inputs::inputs::<S>(l, a)?;
+    let mut ts: Vec<Option<Value<S>>> = vec![None; l.func.params.len()];
+    for t in tangents {
+        let (name, text) = split_assignment("--tangent", t)?;
+        let k = l.func.params.iter().position(|p| p.name == name).ok_or_else(|| {
+            inputs::plain_error(ErrorKind::Input, format!("`--tangent {name}`: `{}` has no input `{name}`", l.func.name))
+        })?;
+        if !l.func.params[k].ty.has_reals() {
+            return Err(inputs::plain_error(
+                ErrorKind::Input,
+                format!("`--tangent {name}`: input `{name}` has no real part (type {}); it is a constant", l.func.params[k].ty),
+            ));
+        }
+        ts[k] = Some(literal(&format!("--tangent {name}"), &text, &l.func.params[k].ty)?);
+    }
+    let (v, t) = reference::jvp(&l.func, &xs, &ts, &options(a)).map_err(|d| render(l, &d))?;
+    match a.format {
+        Format::Json => println!("{}", json!({"value": to_json(&v), "tangent": to_json(&t)})),
+        Format::Text => {
+            println!("value:   {}", to_text(&v));
+            println!("tangent: {}", to_text(&t));
+        }
+    }
+    Ok(())
+}
+
+/// `adora vjp`.
+pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<(), String> {
+    check_engine(&a.engine)?;
+    let l = inputs::load(&a.file, &a.entry)?;
+    numeric!(a, vjp_with(&l, a, cotangent))
+}
+
+fn vjp_with<S: Scalar>(l: &Loaded, a: &RunArgs, cotangent: &str) -> Result<(), String> {
+    let xs = inputs::inputs::<S>(l, a)?;
+    let ct = literal::<S>("--cotangent", cotangent, &l.func.ret)?;
+    let g = reference::vjp(&l.func, &xs, &ct, &options(a)).map_err(|d| render(l, &d))?;
+    print_gradient(l, a.format, &g, "cotangents");
+    Ok(())
+}
+
+fn print_gradient<S: Scalar>(l: &Loaded, format: Format, g: &Gradient<S>, title: &str) {
+    match format {
+        Format::Json => {
+            let mut grads = serde_json::Map::new();
+            for (p, gv) in l.func.params.iter().zip(&g.grads) {
+                if let Some(gv) = gv {
+                    grads.insert(p.name.clone(), to_json(gv));
+                }
+            }
+            println!("{}", json!({"value": to_json(&g.value), "gradient": grads}));
+        }
+        Format::Text => {
+            println!("value: {}", to_text(&g.value));
+            println!("{title}:");
+            for (p, gv) in l.func.params.iter().zip(&g.grads) {
+                match gv {
+                    Some(gv) => println!("  {}: {}", p.name, to_text(gv)),
+                    None => println!("  {}: {} (not real: a constant)", p.name, p.ty),
+                }
+            }
+        }
+    }
+}
+
+fn stats_json(s: &EvalStats) -> serde_json::Value {
+    json!({
+        "div_by_zero": s.div_by_zero,
+        "oob_reads": s.oob_reads,
+        "oob_writes": s.oob_writes,
+        "colliding_writes": s.colliding_writes,
+        "steps": s.steps,
+    })
+}
+
+fn print_notes(s: &EvalStats) {
+    let notes = [
+        (s.div_by_zero, "division by zero returned 0 (--strict makes it an error)"),
+        (s.oob_reads, "out-of-bounds read returned 0"),
+        (s.oob_writes, "out-of-bounds write was dropped"),
+        (s.colliding_writes, "scatter_into write overwrote an earlier one (--strict makes it an error)"),
+    ];
+    for (n, what) in notes {
+        if n > 0 {
+            println!("note: {n} × {what}");
+        }
+    }
+}

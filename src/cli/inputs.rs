@@ -1,0 +1,131 @@
+//! Loading a program file and its inputs (`--input name=literal`, `--inputs F.json`),
+//! with every error rendered as text with its position.
+
+use super::RunArgs;
+use adora_core::ast::Function;
+use adora_core::diag::{Diagnostic, ErrorKind, Span};
+use adora_core::types::Type;
+use adora_semantics::scalar::Scalar;
+use adora_semantics::value::Value;
+use std::path::Path;
+
+/// A program read from a file and elaborated at its entry point.
+pub struct Loaded {
+    /// The file name as given.
+    pub file: String,
+    /// Its source text.
+    pub src: String,
+    /// The elaborated entry point.
+    pub func: Function,
+}
+
+/// Renders an error that has no source text (command-line level).
+pub fn plain_error(kind: ErrorKind, message: impl std::fmt::Display) -> String {
+    format!("error[{}]: {message}\n", kind.code())
+}
+
+/// Reads a source file; non-UTF-8 content is an error with the position of the first bad
+/// byte.
+pub fn read_source(file: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(file)
+        .map_err(|e| plain_error(ErrorKind::Input, format!("cannot read `{}`: {e}", file.display())))?;
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let good = e.utf8_error().valid_up_to();
+            let prefix = String::from_utf8_lossy(&e.as_bytes()[..good]).into_owned();
+            let (line, col) = adora_core::diag::line_col(&prefix, prefix.len());
+            Err(format!(
+                "{}:{line}:{col}: error[syntax]: the file is not valid UTF-8 (byte {good} cannot start a character)\n",
+                file.display()
+            ))
+        }
+    }
+}
+
+/// Reads, parses, checks and elaborates `file` at `entry`.
+pub fn load(file: &Path, entry: &str) -> Result<Loaded, String> {
+    let src = read_source(file)?;
+    let name = file.display().to_string();
+    match adora_core::load(&src, entry) {
+        Ok(func) => Ok(Loaded { file: name, src, func }),
+        Err(d) => Err(d.render(&name, &src)),
+    }
+}
+
+/// Parses `text` as a literal of type `ty`; `what` names it in errors.
+pub fn literal<S: Scalar>(what: &str, text: &str, ty: &Type) -> Result<Value<S>, String> {
+    let e = adora_core::parser::parse_expr(text).map_err(|d| d.render(what, text))?;
+    adora_semantics::io::value_from_expr::<S>(&e, ty).map_err(|d| d.render(what, text))
+}
+
+/// Splits `name=literal`.
+pub fn split_assignment(flag: &str, s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
+        _ => Err(plain_error(ErrorKind::Input, format!("`{flag} {s}`: expected NAME=LITERAL"))),
+    }
+}
+
+/// The values of the entry point's parameters, from `--input` flags and `--inputs` JSON.
+/// Every parameter must be given exactly once; unknown names are errors.
+pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, String> {
+    let params = &l.func.params;
+    let mut values: Vec<Option<Value<S>>> = vec![None; params.len()];
+    let index_of = |name: &str| -> Result<usize, String> {
+        params.iter().position(|p| p.name == name).ok_or_else(|| {
+            let names: Vec<_> = params.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();
+            plain_error(
+                ErrorKind::Input,
+                format!("`{}` has no input `{name}` (its inputs: {})", l.func.name, names.join(", ")),
+            )
+        })
+    };
+    if let Some(path) = &args.inputs_json {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| plain_error(ErrorKind::Input, format!("cannot read `{}`: {e}", path.display())))?;
+        let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            format!("{}:{}:{}: error[input]: invalid JSON: {e}\n", path.display(), e.line(), e.column())
+        })?;
+        let obj = json.as_object().ok_or_else(|| {
+            plain_error(ErrorKind::Input, format!("`{}`: expected a JSON object of inputs", path.display()))
+        })?;
+        for (name, j) in obj {
+            let k = index_of(name)?;
+            let what = format!("{} (input `{name}`)", path.display());
+            let v = adora_semantics::io::value_from_json::<S>(j, &params[k].ty, &what)
+                .map_err(|d| plain_error(d.kind, format!("{what}: {}", d.message)))?;
+            values[k] = Some(v);
+        }
+    }
+    for s in &args.inputs {
+        let (name, text) = split_assignment("--input", s)?;
+        let k = index_of(&name)?;
+        if values[k].is_some() {
+            return Err(plain_error(ErrorKind::Input, format!("input `{name}` is given twice")));
+        }
+        values[k] = Some(literal(&format!("--input {name}"), &text, &params[k].ty)?);
+    }
+    let missing: Vec<String> = params
+        .iter()
+        .zip(&values)
+        .filter(|(_, v)| v.is_none())
+        .map(|(p, _)| format!("`{}: {}`", p.name, p.ty))
+        .collect();
+    if !missing.is_empty() {
+        return Err(plain_error(
+            ErrorKind::Input,
+            format!("missing input {} (give --input NAME=LITERAL or --inputs FILE.json)", missing.join(", ")),
+        ));
+    }
+    Ok(values.into_iter().map(|v| v.expect("checked above")).collect())
+}
+
+/// Renders an evaluation error against the program's source.
+pub fn render(l: &Loaded, d: &Diagnostic) -> String {
+    if d.span == Span::DUMMY {
+        plain_error(d.kind, &d.message)
+    } else {
+        d.render(&l.file, &l.src)
+    }
+}

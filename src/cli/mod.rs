@@ -1,0 +1,138 @@
+//! Command-line definitions (clap) and dispatch. Exit codes: 0 success, 1 a check or
+//! comparison failed, 2 bad usage or bad input.
+
+mod check;
+mod cost;
+mod diff;
+mod inputs;
+mod show;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Exit code: success.
+pub const OK: u8 = 0;
+/// Exit code: a property check or a comparison failed.
+pub const FAILED: u8 = 1;
+/// Exit code: bad usage or bad input.
+pub const BAD_INPUT: u8 = 2;
+
+/// Adora: exact values and derivatives of array programs, AD engines checked against an
+/// exact semantics, and cost models.
+#[derive(Parser, Debug)]
+#[command(name = "adora", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Evaluate a program on its inputs.
+    Eval(RunArgs),
+    /// Value and gradient of a program with a scalar R result, for every real input.
+    Grad(RunArgs),
+    /// Forward mode: value and Jacobian-vector product along `--tangent`s.
+    Jvp {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Tangent of one real input, `name=literal` (repeatable; missing ones are zero).
+        #[arg(long = "tangent", value_name = "NAME=LITERAL")]
+        tangents: Vec<String>,
+    },
+    /// Reverse mode: value and vector-Jacobian product for the result cotangent.
+    Vjp {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Cotangent of the result, a literal shaped like the result.
+        #[arg(long, value_name = "LITERAL")]
+        cotangent: String,
+    },
+    /// Print a program after a named stage, as source that parses and evaluates again.
+    Show {
+        /// The program file.
+        file: PathBuf,
+        /// Stage: `parse` (the program as parsed) or `inline` (the elaborated entry point).
+        #[arg(long, default_value = "inline")]
+        stage: String,
+        /// Entry point.
+        #[arg(long, default_value = "main")]
+        entry: String,
+    },
+    /// Cost-model counts (ops, work, span, mem) of a program.
+    Cost(RunArgs),
+    /// Run the property suite (the theorem catalogue) on random programs.
+    Check(check::CheckArgs),
+}
+
+/// Number representation of an evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Numeric {
+    /// Exact rationals (the reference semantics); non-rational operations are errors.
+    Exact,
+    /// IEEE doubles; all operations.
+    F64,
+}
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// For people.
+    Text,
+    /// For programs: exact values as `"p/q"` strings.
+    Json,
+}
+
+/// Options shared by the commands that run a program.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// The program file.
+    pub file: PathBuf,
+    /// Entry point (a `def` name).
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// An input, `name=literal` (repeatable), e.g. `--input 'x=[1, 2/3]'`.
+    #[arg(long = "input", value_name = "NAME=LITERAL")]
+    pub inputs: Vec<String>,
+    /// A JSON file mapping input names to nested arrays of numbers or `"p/q"` strings.
+    #[arg(long = "inputs", value_name = "FILE")]
+    pub inputs_json: Option<PathBuf>,
+    /// Exact rationals or f64.
+    #[arg(long, value_enum, default_value = "exact")]
+    pub numeric: Numeric,
+    /// The AD engine (`reference` = exact forward mode by dual numbers).
+    #[arg(long, default_value = "reference")]
+    pub engine: String,
+    /// Turn total-division events and colliding `scatter_into` writes into errors.
+    #[arg(long)]
+    pub strict: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// The engines the command line knows, with what each is.
+pub const ENGINES: &[(&str, &str)] = &[("reference", "exact forward mode by dual numbers (DESIGN §3)")];
+
+/// Runs a parsed command line and returns the exit code.
+pub fn run(cli: Cli) -> u8 {
+    let result = match cli.command {
+        Command::Eval(a) => diff::eval(&a),
+        Command::Grad(a) => diff::grad(&a),
+        Command::Jvp { run, tangents } => diff::jvp(&run, &tangents),
+        Command::Vjp { run, cotangent } => diff::vjp(&run, &cotangent),
+        Command::Show { file, stage, entry } => show::show(&file, &stage, &entry),
+        Command::Cost(a) => cost::cost(&a),
+        Command::Check(a) => return check::check(&a),
+    };
+    match result {
+        Ok(()) => OK,
+        Err(e) => {
+            eprint!("{e}");
+            if !e.ends_with('\n') {
+                eprintln!();
+            }
+            BAD_INPUT
+        }
+    }
+}
