@@ -1,8 +1,7 @@
 //! `adora-core`: the core array language of Adora — AST ([`ast`]), types ([`types`]),
 //! source spans and diagnostics ([`diag`]), lexer and parser ([`parser`]), pretty-printer
-//! ([`pretty`]), type and shape checker with elaboration ([`check`]),
-//! inlining of
-//! `def`s ([`inline`]), and traversal / binder helpers shared by all passes ([`visit`]).
+//! ([`pretty`]), type and shape checker with elaboration ([`check`]), inlining of `def`s
+//! ([`inline`]), and traversal and binder helpers shared by all passes ([`visit`]).
 //!
 //! The pipeline is `parse` → `check` (every `def`) → `elaborate` (one entry point: inline
 //! calls, type literals, make broadcasts explicit, make binders unique). See

@@ -1,9 +1,99 @@
 //! The evaluator: one interpreter of elaborated core programs, generic over the scalar
 //! type, with semantic conventions of DESIGN §2 and an observer hook for cost models.
+//!
+//! # Conventions (DESIGN §2, exactly as implemented)
+//!
+//! * Out-of-bounds `index` / `gather` reads give zeros of the read shape (`0`, `0`,
+//!   `false`), one `oob_reads` per offending read; out-of-bounds writes of `scatter`,
+//!   `scatter_into` and `reduce_by_index` are dropped, one `oob_writes` per dropped write.
+//! * Division is total in exact mode: on `R`, `x / 0 = 0` (`f64` gives the IEEE result
+//!   instead, see `Scalar::div_by_zero`, but counts the event the same); on `Z`, `/` is
+//!   floor division with `x / 0 = 0` and `%` its remainder with `x % 0 = x`; each event
+//!   counts one `div_by_zero` (a negative power of zero too); with `strict` it is an
+//!   `ErrorKind::Runtime` error "division by zero" at the node.
+//! * `Z` is 64-bit; overflow is `ErrorKind::Runtime` "integer overflow" (also `floor` of a
+//!   real out of range).
+//! * `max(a, b)` is `a` when `a >= b`, `min(a, b)` is `a` when `a <= b` (primal values; the
+//!   selected operand is returned whole, so dual numbers keep its tangent).
+//! * `reduce(op, ne, xs)`: `+`, `*` and lambdas fold left from `ne`
+//!   (`op(op(ne, x0), x1)…`); `min`/`max` fold the elements left to right keeping the
+//!   accumulator on ties (the lowest index wins) and then combine `op(r, ne)`; an empty
+//!   `xs` gives `ne`. Built-in operators apply to slices elementwise, lambdas receive whole
+//!   slices. `scan` is inclusive, `scan[k]` = `reduce` over `xs[0..=k]`.
+//! * `reduce_by_index(dest, op, ne, is, vs)`: for `j` ascending
+//!   `dest[is[j]] = op(dest[is[j]], vs[j])` (`min`/`max` keep the destination on a tie); `ne`
+//!   is evaluated but not otherwise used.
+//! * `scatter_into(dest, is, vs)`: for `j` ascending `dest[is[j]] = vs[j]`; a write to an
+//!   element already written by the same operation counts one `colliding_writes` (with
+//!   `strict`: `ErrorKind::Runtime`); `scatter` adds colliding writes (the first write to an
+//!   element stores the value, later ones add).
+//! * `select` is strict, `if` lazy; `sum`, `sum_outer` fold left starting from the first
+//!   element (an empty sum is 0).
+//! * `pow(x, k)` multiplies `x` `|k|` times (`x^0 = 1`), a negative `k` takes the total
+//!   reciprocal; it costs `|k|` extra steps per element.
+//! * Steps: one per node evaluation (each iteration counts); past `max_steps` the
+//!   evaluation stops with `ErrorKind::Resource` "evaluation step limit (N) exceeded".
+//!   Every real produced by arithmetic is checked against `max_rational_bits` (exact
+//!   scalars only; `ErrorKind::Resource`).
+//! * Arrays built by `build`, `map`, `gather`, `replicate` may hold at most
+//!   [`adora_core::limits::MAX_ARRAY_ELEMENTS`] scalars (`ErrorKind::Resource`).
+//! * Inputs must match the parameters' types exactly (`ErrorKind::Input`); a result that
+//!   does not match the declared type is an `ErrorKind::Type` error. Ill-typed programs
+//!   (not produced by the checker) give `ErrorKind::Type` / `ErrorKind::Shape` errors,
+//!   never panics.
+//!
+//! # Observer events
+//!
+//! For one evaluation the observer sees: `Bind` for each input (parameter order), the
+//! events of the body, `Unbind` for each input (reverse order). For each node, in
+//! post-order:
+//!
+//! * `Var`, `Lit`, `Iota`: `Node` with `args = []`.
+//! * `Let(p, e1, e2)`: events of `e1`; `Bind` per variable of `p` (pattern order); events
+//!   of `e2`; `Unbind` per variable (reverse order); `Node` with `args = [|e1|, |e2|]`.
+//! * `If(c, a, b)`: events of `c`, of the taken branch, `Node` with
+//!   `args = [|c|, |branch|]`.
+//! * Other non-binding forms (`Array`, `Tuple`, `Proj`, `Unary`, `Binary`, `Prim`,
+//!   `Index`): the operands' events in source order, then `Node` with their sizes in
+//!   source order (for `Index`: the array, then each index).
+//! * `Build(sh, is, e)`: `ParBegin { iterations: product of sh }`, per iteration `Iter`
+//!   then the body's events, `End`, `Node` with `args = []`.
+//! * `Map(f, xs…)`: events of each `xs`, `ParBegin { n }`, per iteration `Iter`, `Bind`
+//!   per lambda parameter (the slices), the body's events, `Unbind` (reverse), then `End`
+//!   and `Node` with `args = [|xs1|, …]`.
+//! * `Gather(sh, x, is => ix)`: events of `x`, `ParBegin { product of sh }`, per
+//!   iteration `Iter` and the events of the index expressions, `End`, `Node` with
+//!   `args = [|x|]`.
+//! * `Scatter(sh, x, is => ix)`: the same with `ParBegin { product of the first k dims of
+//!   x }`; its `Node` reports `writes` and `collisions`.
+//! * `Reduce(op, ne, xs)` / `Scan`: events of `ne`, `xs`, `ParBegin { n }` (`n` = outer
+//!   size of `xs`), per element `Iter` (and for a lambda `Bind` of its two parameters, the
+//!   body's events, `Unbind` of both, reverse order), `End`, `Node` with
+//!   `args = [|ne|, |xs|]`.
+//! * `ReduceByIndex`: events of `dest`, `ne`, `is`, `vs`, `ParBegin { m }`, per `j` an
+//!   `Iter` (out-of-bounds `j` too; lambda events as for reduce, only for in-bounds `j`),
+//!   `End`, `Node` with `args = [|dest|, |ne|, |is|, |vs|]`, `writes`, `collisions`.
+//! * `ScatterInto`: events of `dest`, `is`, `vs`, `Node` with `args = [|dest|, |is|, |vs|]`,
+//!   `writes`, `collisions` (no `ParBegin`).
+//! * `Loop`: events of `init`, `SeqBegin { count }`, per iteration `Iter`, `Bind` per
+//!   accumulator variable, the body's events, `Unbind` (reverse), then `End` and `Node`
+//!   with `args = [|init|]`.
+//!
+//! Index variables (binders of `build`, `gather`, `scatter` and the loop counter) get no
+//! `Bind`/`Unbind` events. `writes` and `collisions` count scalars: an in-bounds write of a
+//! slice of `r` scalars counts `r` writes, and `r` collisions when its target slice was
+//! already written by the same operation. (`EvalStats` counts events, not scalars: one
+//! `oob_writes` / `colliding_writes` per offending index.)
 use crate::scalar::Scalar;
 use crate::value::Value;
 use adora_core::ast::{Expr, Function};
 use adora_core::diag::Result;
+
+mod bulk;
+mod layout;
+mod machine;
+mod ops;
+mod soac;
 
 /// Options of one evaluation.
 #[derive(Clone, Debug)]
@@ -21,7 +111,11 @@ pub struct EvalOptions {
 
 impl Default for EvalOptions {
     fn default() -> Self {
-        EvalOptions { strict: false, max_steps: 200_000_000, max_rational_bits: 1 << 16 }
+        EvalOptions {
+            strict: false,
+            max_steps: 200_000_000,
+            max_rational_bits: 1 << 16,
+        }
     }
 }
 
@@ -48,7 +142,9 @@ pub enum Event<'a> {
     /// number of scalars of each evaluated operand in source order (bound sub-expressions
     /// of lambdas excluded), `collisions` the number of in-bounds writes of a scatter /
     /// reduce_by_index / scatter_into that landed on an element already written by the
-    /// same operation (0 elsewhere), `writes` the number of in-bounds writes.
+    /// same operation (0 elsewhere), `writes` the number of in-bounds writes. Writes and
+    /// collisions are counted in scalars: writing a slice of `r` scalars counts `r`. The
+    /// module documentation lists the exact `args` of every form.
     Node {
         /// The node just evaluated.
         expr: &'a Expr,
@@ -105,8 +201,12 @@ pub struct NoObserver;
 impl Observer for NoObserver {}
 
 /// Evaluates `f` on `inputs` (one value per parameter, matching its type).
-pub fn eval<S: Scalar>(f: &Function, inputs: &[Value<S>], opts: &EvalOptions) -> Result<(Value<S>, EvalStats)> {
-    eval_observed(f, inputs, opts, &mut NoObserver)
+pub fn eval<S: Scalar>(
+    f: &Function,
+    inputs: &[Value<S>],
+    opts: &EvalOptions,
+) -> Result<(Value<S>, EvalStats)> {
+    machine::run(f, inputs, opts, None)
 }
 
 /// Evaluates `f` on `inputs`, reporting events to `obs`.
@@ -116,6 +216,5 @@ pub fn eval_observed<S: Scalar>(
     opts: &EvalOptions,
     obs: &mut dyn Observer,
 ) -> Result<(Value<S>, EvalStats)> {
-    let _ = (f, inputs, opts, obs);
-    todo!("eval")
+    machine::run(f, inputs, opts, Some(obs))
 }

@@ -8,8 +8,13 @@
 //! * [`scalar`]: the `Scalar` trait, implemented for `Rat` (= `BigRational`) and `f64`;
 //! * [`dual`]: `Dual<F>`, value plus sparse tangent map, itself a `Scalar`;
 //! * [`eval`]: `eval`, `EvalOptions`, `EvalStats`;
-//! * [`reference`]: `gradient`, `jvp`, `vjp` by forward mode over dual numbers;
+//! * [`reference`](mod@reference): `gradient`, `jvp`, `vjp` by forward mode over dual numbers;
 //! * [`io`]: values from literal expressions and JSON, values to text and JSON.
+//!
+//! Internally the evaluator shares array storage between values (`Rc`), so variable uses
+//! and prefix indexing never copy whole arrays; `build n (i => x[i])` is linear in `n`.
+
+#![warn(missing_docs)]
 
 pub mod dual;
 pub mod eval;
@@ -17,6 +22,8 @@ pub mod io;
 pub mod reference;
 pub mod scalar;
 pub mod value;
+
+mod rt;
 
 /// Exact rationals, the scalars of the reference semantics.
 pub type Rat = num_rational::BigRational;

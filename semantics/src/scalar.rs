@@ -1,5 +1,323 @@
 //! The scalar-field trait the evaluator is generic over, and its instances for exact
-//! rationals and `f64`.
+//! rationals ([`Rat`]) and `f64`.
+//!
+//! Conventions shared by every instance (DESIGN §2):
+//!
+//! * division by zero is an event: [`Scalar::checked_div`] returns `None` for a zero
+//!   divisor, the evaluator counts the event (`--strict` makes it an error) and uses
+//!   [`Scalar::div_by_zero`]: `0` for exact rationals (total division, `x / 0 = 0`), the
+//!   IEEE result (`±inf`, `NaN`) for `f64`, as DESIGN §2 fixes ("f64 mode is IEEE");
+//! * comparisons ([`Scalar::compare`]) look at the primal value only (for dual numbers the
+//!   tangent is ignored), so `min`, `max` and `select` return the selected operand whole;
+//! * the transcendental functions ([`Transcendental`]) are not rational: exact instances
+//!   return a [`NonRational`] error that the evaluator reports as
+//!   `ErrorKind::NonRational`; `f64` evaluates them with IEEE semantics (`log(-1)` is NaN,
+//!   `log(0)` is `-inf`).
+//!
+//! Name clashes: several methods share their names with `num_traits` methods (`zero`,
+//! `one`, `is_zero`, `from_i64`). Where both traits are in scope call them as
+//! `<Rat as Scalar>::zero()`.
 
-/// A field of real scalars (see the implementation for the full set of operations).
-pub trait Scalar: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {}
+use crate::Rat;
+use num_bigint::BigInt;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::cmp::Ordering;
+
+/// The non-rational elementwise functions of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Transcendental {
+    /// `exp`.
+    Exp,
+    /// `log` (natural logarithm).
+    Log,
+    /// `sin`.
+    Sin,
+    /// `cos`.
+    Cos,
+    /// `tanh`.
+    Tanh,
+    /// `sqrt`.
+    Sqrt,
+}
+
+impl Transcendental {
+    /// The function's name in the concrete syntax.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transcendental::Exp => "exp",
+            Transcendental::Log => "log",
+            Transcendental::Sin => "sin",
+            Transcendental::Cos => "cos",
+            Transcendental::Tanh => "tanh",
+            Transcendental::Sqrt => "sqrt",
+        }
+    }
+
+    /// The transcendental function a primitive denotes, if it is one.
+    pub fn of_prim(p: &adora_core::ast::Prim) -> Option<Transcendental> {
+        use adora_core::ast::Prim;
+        Some(match p {
+            Prim::Exp => Transcendental::Exp,
+            Prim::Log => Transcendental::Log,
+            Prim::Sin => Transcendental::Sin,
+            Prim::Cos => Transcendental::Cos,
+            Prim::Tanh => Transcendental::Tanh,
+            Prim::Sqrt => Transcendental::Sqrt,
+            _ => return None,
+        })
+    }
+}
+
+/// The error of a transcendental function applied to an exact scalar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NonRational(pub Transcendental);
+
+impl NonRational {
+    /// The user-facing message, e.g. "`exp` is not a rational operation; use --numeric f64".
+    pub fn message(&self) -> String {
+        format!(
+            "`{}` is not a rational operation; use --numeric f64",
+            self.0.name()
+        )
+    }
+}
+
+/// A field of real scalars: the operations the evaluator needs (see the module docs for the
+/// conventions every instance follows).
+pub trait Scalar: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
+    /// The additive identity (for dual numbers: zero tangent).
+    fn zero() -> Self;
+    /// The multiplicative identity.
+    fn one() -> Self;
+    /// The scalar of an integer (exact for `Rat`; nearest `f64` otherwise).
+    fn from_i64(n: i64) -> Self;
+    /// The scalar of an exact rational (`f64`: correctly rounded).
+    fn from_rational(r: &Rat) -> Self;
+    /// Whether this is exactly zero (for dual numbers: value and every tangent zero).
+    fn is_zero(&self) -> bool;
+    /// `self + o`.
+    fn add(&self, o: &Self) -> Self;
+    /// `self - o`.
+    fn sub(&self, o: &Self) -> Self;
+    /// `self * o`.
+    fn mul(&self, o: &Self) -> Self;
+    /// `-self`.
+    fn neg(&self) -> Self;
+    /// `self / o`, or `None` when the (primal) divisor is zero: the caller counts the event
+    /// and uses [`Scalar::zero`] (total division).
+    fn checked_div(&self, o: &Self) -> Option<Self>;
+    /// The value of `self / divisor` when the divisor's primal value is zero (after
+    /// [`Scalar::checked_div`] returned `None`): exact instances are total and give zero;
+    /// `f64` gives the IEEE result.
+    fn div_by_zero(&self, divisor: &Self) -> Self {
+        let _ = divisor;
+        Self::zero()
+    }
+    /// `*self += o`; instances may override it to reuse `self`'s storage.
+    fn add_assign(&mut self, o: &Self) {
+        *self = self.add(o);
+    }
+    /// Compares primal values (`None` only for `f64` NaN).
+    fn compare(&self, o: &Self) -> Option<Ordering>;
+    /// `floor(self)` as an integer, `None` when it is out of the range of `i64` (or NaN).
+    fn floor_i64(&self) -> Option<i64>;
+    /// `|self|`; for dual numbers the tangent is negated below zero and zero at zero
+    /// (`abs'(0) = 0`).
+    fn abs(&self) -> Self;
+    /// Applies a transcendental function; exact instances return [`NonRational`].
+    fn transcendental(&self, f: Transcendental) -> Result<Self, NonRational>;
+    /// The (primal) value as the nearest `f64`.
+    fn approx_f64(&self) -> f64;
+    /// The exact rational (primal) value, for exact instances; `None` for `f64`.
+    fn as_rational(&self) -> Option<&Rat>;
+    /// Whether every exact rational inside (value and tangents) has a numerator and a
+    /// denominator of at most `max_bits` bits. Always true for `f64`.
+    fn fits_bits(&self, max_bits: u64) -> bool;
+    /// [`Scalar::fits_bits`] of the primal value only: a cheap check the evaluator makes
+    /// after every step of a long accumulation (sums, products, scatters), completed by a
+    /// full [`Scalar::fits_bits`] check of the result.
+    fn value_fits_bits(&self, max_bits: u64) -> bool {
+        self.fits_bits(max_bits)
+    }
+    /// The (primal) value in the concrete syntax: `2`, `-1/3` (exact), `0.1` (`f64`,
+    /// shortest round-trip form; non-finite values print as `NaN`, `inf`, `-inf`, which
+    /// are not literals).
+    fn to_literal(&self) -> String;
+    /// The (primal) value as JSON: exact values as strings `"p/q"` / `"n"`, `f64` values as
+    /// numbers (non-finite ones as the strings `"NaN"`, `"inf"`, `"-inf"`).
+    fn to_json(&self) -> serde_json::Value;
+}
+
+/// The literal text of an exact rational: `n` for integers, `p/q` otherwise (sign on `p`).
+pub fn rational_literal(r: &Rat) -> String {
+    if r.is_integer() {
+        r.numer().to_string()
+    } else {
+        format!("{}/{}", r.numer(), r.denom())
+    }
+}
+
+impl Scalar for Rat {
+    fn zero() -> Self {
+        <Rat as Zero>::zero()
+    }
+    fn one() -> Self {
+        <Rat as One>::one()
+    }
+    fn from_i64(n: i64) -> Self {
+        Rat::from_integer(BigInt::from(n))
+    }
+    fn from_rational(r: &Rat) -> Self {
+        r.clone()
+    }
+    fn is_zero(&self) -> bool {
+        <Rat as Zero>::is_zero(self)
+    }
+    fn add(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn sub(&self, o: &Self) -> Self {
+        self - o
+    }
+    fn mul(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn neg(&self) -> Self {
+        -self
+    }
+    fn checked_div(&self, o: &Self) -> Option<Self> {
+        if <Rat as Zero>::is_zero(o) {
+            None
+        } else {
+            Some(self / o)
+        }
+    }
+    fn add_assign(&mut self, o: &Self) {
+        *self += o;
+    }
+    fn compare(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+    fn floor_i64(&self) -> Option<i64> {
+        self.floor().to_integer().to_i64()
+    }
+    fn abs(&self) -> Self {
+        Signed::abs(self)
+    }
+    fn transcendental(&self, f: Transcendental) -> Result<Self, NonRational> {
+        Err(NonRational(f))
+    }
+    fn approx_f64(&self) -> f64 {
+        ToPrimitive::to_f64(self).unwrap_or(f64::NAN)
+    }
+    fn as_rational(&self) -> Option<&Rat> {
+        Some(self)
+    }
+    fn fits_bits(&self, max_bits: u64) -> bool {
+        self.numer().bits() <= max_bits && self.denom().bits() <= max_bits
+    }
+    fn to_literal(&self) -> String {
+        rational_literal(self)
+    }
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::Value::String(rational_literal(self))
+    }
+}
+
+/// The text of an `f64` in the concrete syntax (shortest round-trip decimal, no exponent).
+fn f64_literal(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".to_string()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{x}")
+    }
+}
+
+impl Scalar for f64 {
+    fn zero() -> Self {
+        0.0
+    }
+    fn one() -> Self {
+        1.0
+    }
+    fn from_i64(n: i64) -> Self {
+        n as f64
+    }
+    fn from_rational(r: &Rat) -> Self {
+        ToPrimitive::to_f64(r).unwrap_or(f64::NAN)
+    }
+    fn is_zero(&self) -> bool {
+        *self == 0.0
+    }
+    fn add(&self, o: &Self) -> Self {
+        self + o
+    }
+    fn sub(&self, o: &Self) -> Self {
+        self - o
+    }
+    fn mul(&self, o: &Self) -> Self {
+        self * o
+    }
+    fn neg(&self) -> Self {
+        -self
+    }
+    fn checked_div(&self, o: &Self) -> Option<Self> {
+        if *o == 0.0 {
+            None
+        } else {
+            Some(self / o)
+        }
+    }
+    fn div_by_zero(&self, divisor: &Self) -> Self {
+        self / divisor
+    }
+    fn add_assign(&mut self, o: &Self) {
+        *self += o;
+    }
+    fn compare(&self, o: &Self) -> Option<Ordering> {
+        self.partial_cmp(o)
+    }
+    fn floor_i64(&self) -> Option<i64> {
+        let f = self.floor();
+        // -2^63 is representable; 2^63 is the first value out of range.
+        if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&f) {
+            Some(f as i64)
+        } else {
+            None
+        }
+    }
+    fn abs(&self) -> Self {
+        f64::abs(*self)
+    }
+    fn transcendental(&self, f: Transcendental) -> Result<Self, NonRational> {
+        let x = *self;
+        Ok(match f {
+            Transcendental::Exp => x.exp(),
+            Transcendental::Log => x.ln(),
+            Transcendental::Sin => x.sin(),
+            Transcendental::Cos => x.cos(),
+            Transcendental::Tanh => x.tanh(),
+            Transcendental::Sqrt => x.sqrt(),
+        })
+    }
+    fn approx_f64(&self) -> f64 {
+        *self
+    }
+    fn as_rational(&self) -> Option<&Rat> {
+        None
+    }
+    fn fits_bits(&self, _max_bits: u64) -> bool {
+        true
+    }
+    fn to_literal(&self) -> String {
+        f64_literal(*self)
+    }
+    fn to_json(&self) -> serde_json::Value {
+        match serde_json::Number::from_f64(*self) {
+            Some(n) => serde_json::Value::Number(n),
+            None => serde_json::Value::String(f64_literal(*self)),
+        }
+    }
+}

@@ -13,7 +13,7 @@ use std::io::IsTerminal;
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// Random cases per property.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 1000)]
     pub cases: u32,
     /// Seed of the run (default: chosen from the clock and printed, so it can be replayed).
     #[arg(long)]
@@ -45,14 +45,32 @@ pub fn check(a: &CheckArgs) -> u8 {
         return OK;
     }
     if props.is_empty() {
-        eprintln!("error[input]: no property matches --filter {}", a.filter.as_deref().unwrap_or(""));
+        eprintln!(
+            "error[input]: no property matches --filter {}",
+            a.filter.as_deref().unwrap_or("")
+        );
         return super::BAD_INPUT;
     }
     let seed = a.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0)
     });
-    let jobs = a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1);
-    let cfg = CheckConfig { cases: a.cases, seed, filter: a.filter.clone(), jobs };
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
+        .max(1);
+    let cfg = CheckConfig {
+        cases: a.cases,
+        seed,
+        filter: a.filter.clone(),
+        jobs,
+    };
     if a.format == Format::Text {
         println!(
             "adora check: {} properties × {} cases, seed {seed}, {jobs} jobs (replay: adora check --seed {seed} --cases {})",
@@ -91,7 +109,10 @@ pub fn check(a: &CheckArgs) -> u8 {
 }
 
 fn print_summary(reports: &[PropertyReport]) {
-    println!("{:<34} {:>6} {:>8} {:>9}  figure", "property", "cases", "failures", "time");
+    println!(
+        "{:<34} {:>6} {:>8} {:>9}  figure",
+        "property", "cases", "failures", "time"
+    );
     for r in reports {
         println!(
             "{:<34} {:>6} {:>8} {:>8.2}s  {}",

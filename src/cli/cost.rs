@@ -14,12 +14,22 @@ use serde_json::json;
 pub fn cost(a: &RunArgs) -> Result<(), String> {
     check_engine(&a.engine)?;
     if a.numeric != super::Numeric::Exact {
-        return Err(inputs::plain_error(ErrorKind::Input, "cost models count operations of exact evaluation; drop --numeric"));
+        return Err(inputs::plain_error(
+            ErrorKind::Input,
+            "cost models count operations of exact evaluation; drop --numeric",
+        ));
     }
     let l = inputs::load(&a.file, &a.entry)?;
     let given = !a.inputs.is_empty() || a.inputs_json.is_some();
-    let xs = if given { inputs::inputs::<Rat>(&l, a)? } else { adora_costmodel::default_inputs(&l.func) };
-    let opts = EvalOptions { strict: a.strict, ..EvalOptions::default() };
+    let xs = if given {
+        inputs::inputs::<Rat>(&l, a)?
+    } else {
+        adora_costmodel::default_inputs(&l.func)
+    };
+    let opts = EvalOptions {
+        strict: a.strict,
+        ..EvalOptions::default()
+    };
     let primal = adora_costmodel::measure(&l.func, &xs, &opts).map_err(|d| render(&l, &d))?;
     // The reference engine differentiates by evaluation and produces no derivative program,
     // so only the primal's costs exist; program-producing engines add "gradient" and "ratio".
@@ -39,5 +49,8 @@ pub fn cost(a: &RunArgs) -> Result<(), String> {
 }
 
 fn print_costs(title: &str, c: &Costs) {
-    println!("{title}: ops {}  work {}  span {}  mem {}", c.ops, c.work, c.span, c.mem);
+    println!(
+        "{title}: ops {}  work {}  span {}  mem {}",
+        c.ops, c.work, c.span, c.mem
+    );
 }

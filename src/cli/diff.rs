@@ -16,15 +16,24 @@ pub fn check_engine(name: &str) -> Result<(), String> {
     if ENGINES.iter().any(|(n, _)| *n == name) {
         return Ok(());
     }
-    let list: Vec<String> = ENGINES.iter().map(|(n, what)| format!("  {n}: {what}")).collect();
+    let list: Vec<String> = ENGINES
+        .iter()
+        .map(|(n, what)| format!("  {n}: {what}"))
+        .collect();
     Err(inputs::plain_error(
         ErrorKind::Input,
-        format!("unknown engine `{name}`; available engines:\n{}", list.join("\n")),
+        format!(
+            "unknown engine `{name}`; available engines:\n{}",
+            list.join("\n")
+        ),
     ))
 }
 
 fn options(a: &RunArgs) -> EvalOptions {
-    EvalOptions { strict: a.strict, ..EvalOptions::default() }
+    EvalOptions {
+        strict: a.strict,
+        ..EvalOptions::default()
+    }
 }
 
 /// Dispatches on `--numeric` to a function generic over the scalar type.
@@ -45,12 +54,16 @@ pub fn eval(a: &RunArgs) -> Result<(), String> {
 
 fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
     let xs = inputs::inputs::<S>(l, a)?;
-    let (v, stats) = adora_semantics::eval::eval(&l.func, &xs, &options(a)).map_err(|d| render(l, &d))?;
+    let (v, stats) =
+        adora_semantics::eval::eval(&l.func, &xs, &options(a)).map_err(|d| render(l, &d))?;
     match a.format {
-        Format::Json => println!("{}", json!({"value": to_json(&v), "stats": stats_json(&stats)})),
+        Format::Json => println!(
+            "{}",
+            json!({"value": to_json(&v), "stats": stats_json(&stats)})
+        ),
         Format::Text => {
             println!("value: {}", to_text(&v));
-            print_notes(&stats);
+            print_notes(&stats, a.numeric);
         }
     }
     Ok(())
@@ -82,16 +95,31 @@ fn jvp_with<S: Scalar>(l: &Loaded, a: &RunArgs, tangents: &[String]) -> Result<(
     let mut ts: Vec<Option<Value<S>>> = vec![None; l.func.params.len()];
     for t in tangents {
         let (name, text) = split_assignment("--tangent", t)?;
-        let k = l.func.params.iter().position(|p| p.name == name).ok_or_else(|| {
-            inputs::plain_error(ErrorKind::Input, format!("`--tangent {name}`: `{}` has no input `{name}`", l.func.name))
-        })?;
+        let k = l
+            .func
+            .params
+            .iter()
+            .position(|p| p.name == name)
+            .ok_or_else(|| {
+                inputs::plain_error(
+                    ErrorKind::Input,
+                    format!(
+                        "`--tangent {name}`: `{}` has no input `{name}`",
+                        l.func.name
+                    ),
+                )
+            })?;
         if !l.func.params[k].ty.has_reals() {
             return Err(inputs::plain_error(
                 ErrorKind::Input,
                 format!("`--tangent {name}`: input `{name}` has no real part (type {}); it is a constant", l.func.params[k].ty),
             ));
         }
-        ts[k] = Some(literal(&format!("--tangent {name}"), &text, &l.func.params[k].ty)?);
+        ts[k] = Some(literal(
+            &format!("--tangent {name}"),
+            &text,
+            &l.func.params[k].ty,
+        )?);
     }
     let (v, t) = reference::jvp(&l.func, &xs, &ts, &options(a)).map_err(|d| render(l, &d))?;
     match a.format {
@@ -153,12 +181,19 @@ fn stats_json(s: &EvalStats) -> serde_json::Value {
     })
 }
 
-fn print_notes(s: &EvalStats) {
+fn print_notes(s: &EvalStats, numeric: Numeric) {
+    let division = match numeric {
+        Numeric::Exact => "division by zero returned 0 (--strict makes it an error)",
+        Numeric::F64 => "division by zero gave the IEEE result (--strict makes it an error)",
+    };
     let notes = [
-        (s.div_by_zero, "division by zero returned 0 (--strict makes it an error)"),
+        (s.div_by_zero, division),
         (s.oob_reads, "out-of-bounds read returned 0"),
         (s.oob_writes, "out-of-bounds write was dropped"),
-        (s.colliding_writes, "scatter_into write overwrote an earlier one (--strict makes it an error)"),
+        (
+            s.colliding_writes,
+            "scatter_into write overwrote an earlier one (--strict makes it an error)",
+        ),
     ];
     for (n, what) in notes {
         if n > 0 {

@@ -27,8 +27,12 @@ pub fn plain_error(kind: ErrorKind, message: impl std::fmt::Display) -> String {
 /// Reads a source file; non-UTF-8 content is an error with the position of the first bad
 /// byte.
 pub fn read_source(file: &Path) -> Result<String, String> {
-    let bytes = std::fs::read(file)
-        .map_err(|e| plain_error(ErrorKind::Input, format!("cannot read `{}`: {e}", file.display())))?;
+    let bytes = std::fs::read(file).map_err(|e| {
+        plain_error(
+            ErrorKind::Input,
+            format!("cannot read `{}`: {e}", file.display()),
+        )
+    })?;
     match String::from_utf8(bytes) {
         Ok(s) => Ok(s),
         Err(e) => {
@@ -48,7 +52,11 @@ pub fn load(file: &Path, entry: &str) -> Result<Loaded, String> {
     let src = read_source(file)?;
     let name = file.display().to_string();
     match adora_core::load(&src, entry) {
-        Ok(func) => Ok(Loaded { file: name, src, func }),
+        Ok(func) => Ok(Loaded {
+            file: name,
+            src,
+            func,
+        }),
         Err(d) => Err(d.render(&name, &src)),
     }
 }
@@ -63,7 +71,10 @@ pub fn literal<S: Scalar>(what: &str, text: &str, ty: &Type) -> Result<Value<S>,
 pub fn split_assignment(flag: &str, s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
-        _ => Err(plain_error(ErrorKind::Input, format!("`{flag} {s}`: expected NAME=LITERAL"))),
+        _ => Err(plain_error(
+            ErrorKind::Input,
+            format!("`{flag} {s}`: expected NAME=LITERAL"),
+        )),
     }
 }
 
@@ -74,21 +85,40 @@ pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, St
     let mut values: Vec<Option<Value<S>>> = vec![None; params.len()];
     let index_of = |name: &str| -> Result<usize, String> {
         params.iter().position(|p| p.name == name).ok_or_else(|| {
-            let names: Vec<_> = params.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();
+            let names: Vec<_> = params
+                .iter()
+                .map(|p| format!("{}: {}", p.name, p.ty))
+                .collect();
             plain_error(
                 ErrorKind::Input,
-                format!("`{}` has no input `{name}` (its inputs: {})", l.func.name, names.join(", ")),
+                format!(
+                    "`{}` has no input `{name}` (its inputs: {})",
+                    l.func.name,
+                    names.join(", ")
+                ),
             )
         })
     };
     if let Some(path) = &args.inputs_json {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| plain_error(ErrorKind::Input, format!("cannot read `{}`: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            plain_error(
+                ErrorKind::Input,
+                format!("cannot read `{}`: {e}", path.display()),
+            )
+        })?;
         let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-            format!("{}:{}:{}: error[input]: invalid JSON: {e}\n", path.display(), e.line(), e.column())
+            format!(
+                "{}:{}:{}: error[input]: invalid JSON: {e}\n",
+                path.display(),
+                e.line(),
+                e.column()
+            )
         })?;
         let obj = json.as_object().ok_or_else(|| {
-            plain_error(ErrorKind::Input, format!("`{}`: expected a JSON object of inputs", path.display()))
+            plain_error(
+                ErrorKind::Input,
+                format!("`{}`: expected a JSON object of inputs", path.display()),
+            )
         })?;
         for (name, j) in obj {
             let k = index_of(name)?;
@@ -102,7 +132,10 @@ pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, St
         let (name, text) = split_assignment("--input", s)?;
         let k = index_of(&name)?;
         if values[k].is_some() {
-            return Err(plain_error(ErrorKind::Input, format!("input `{name}` is given twice")));
+            return Err(plain_error(
+                ErrorKind::Input,
+                format!("input `{name}` is given twice"),
+            ));
         }
         values[k] = Some(literal(&format!("--input {name}"), &text, &params[k].ty)?);
     }
@@ -115,10 +148,16 @@ pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, St
     if !missing.is_empty() {
         return Err(plain_error(
             ErrorKind::Input,
-            format!("missing input {} (give --input NAME=LITERAL or --inputs FILE.json)", missing.join(", ")),
+            format!(
+                "missing input {} (give --input NAME=LITERAL or --inputs FILE.json)",
+                missing.join(", ")
+            ),
         ));
     }
-    Ok(values.into_iter().map(|v| v.expect("checked above")).collect())
+    Ok(values
+        .into_iter()
+        .map(|v| v.expect("checked above"))
+        .collect())
 }
 
 /// Renders an evaluation error against the program's source.

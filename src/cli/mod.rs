@@ -112,7 +112,10 @@ pub struct RunArgs {
 }
 
 /// The engines the command line knows, with what each is.
-pub const ENGINES: &[(&str, &str)] = &[("reference", "exact forward mode by dual numbers (DESIGN §3)")];
+pub const ENGINES: &[(&str, &str)] = &[(
+    "reference",
+    "exact forward mode by dual numbers (DESIGN §3)",
+)];
 
 /// Runs a parsed command line and returns the exit code.
 pub fn run(cli: Cli) -> u8 {

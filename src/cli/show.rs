@@ -7,7 +7,10 @@ use std::path::Path;
 /// The stages `show` knows, in pipeline order.
 pub const STAGES: &[(&str, &str)] = &[
     ("parse", "the program as parsed (all defs)"),
-    ("inline", "the elaborated entry point: calls inlined, literals typed, broadcasts explicit"),
+    (
+        "inline",
+        "the elaborated entry point: calls inlined, literals typed, broadcasts explicit",
+    ),
 ];
 
 /// `adora show`.
@@ -15,7 +18,8 @@ pub fn show(file: &Path, stage: &str, entry: &str) -> Result<(), String> {
     match stage {
         "parse" => {
             let src = inputs::read_source(file)?;
-            let p = adora_core::parse(&src).map_err(|d| d.render(&file.display().to_string(), &src))?;
+            let p =
+                adora_core::parse(&src).map_err(|d| d.render(&file.display().to_string(), &src))?;
             print!("{}", adora_core::pretty::program(&p));
         }
         "inline" => {
@@ -26,7 +30,10 @@ pub fn show(file: &Path, stage: &str, entry: &str) -> Result<(), String> {
             let list: Vec<String> = STAGES.iter().map(|(n, w)| format!("  {n}: {w}")).collect();
             return Err(inputs::plain_error(
                 ErrorKind::Input,
-                format!("unknown stage `{other}`; available stages:\n{}", list.join("\n")),
+                format!(
+                    "unknown stage `{other}`; available stages:\n{}",
+                    list.join("\n")
+                ),
             ));
         }
     }

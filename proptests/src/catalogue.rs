@@ -1,0 +1,120 @@
+//! The property catalogue (DESIGN §7): every property has a stable name `area/kebab-name`
+//! (cited by `specs/theorems.md`), its source (paper and theorem, or "engine
+//! invariant"), the fragment its cases come from, a description, and a check.
+//!
+//! A check returns an [`Outcome`]: a failure message, or a pass that may carry a figure
+//! (the summary prints the largest seen, e.g. the worst relative `f64` error) and may be
+//! vacuous (the case had nothing to check, e.g. no real inputs for a gradient property).
+
+use crate::gen::strategy::CaseStrategy;
+use crate::gen::Case;
+use crate::props::{cost, lang, semantics};
+
+/// A passing check's report.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Pass {
+    /// A figure of this case (the runner reports the maximum over all cases).
+    pub figure: Option<f64>,
+    /// Whether the case had nothing to check.
+    pub vacuous: bool,
+}
+
+impl Pass {
+    /// A plain pass.
+    pub fn ok() -> Outcome {
+        Ok(Pass::default())
+    }
+    /// A pass with a figure.
+    pub fn figure(x: f64) -> Outcome {
+        Ok(Pass {
+            figure: Some(x),
+            vacuous: false,
+        })
+    }
+    /// A vacuous pass (nothing to check in this case).
+    pub fn vacuous() -> Outcome {
+        Ok(Pass {
+            figure: None,
+            vacuous: true,
+        })
+    }
+}
+
+/// The result of checking one case: a pass, or a readable failure message.
+pub type Outcome = Result<Pass, String>;
+
+/// How the per-case figures of a property are summarised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agg {
+    /// The largest figure seen.
+    Max,
+    /// The mean over the non-vacuous cases.
+    Mean,
+}
+
+/// What a property's figure means and how it is summarised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// A short label (`max rel err`).
+    pub label: &'static str,
+    /// How the cases' figures combine.
+    pub agg: Agg,
+}
+
+/// How a property draws and checks its cases.
+#[derive(Clone, Copy)]
+pub enum Check {
+    /// A property of generated programs and inputs.
+    Case {
+        /// The generator (fragments, size, result kind).
+        strategy: fn() -> CaseStrategy,
+        /// The check of one case.
+        check: fn(&Case) -> Outcome,
+    },
+    /// A property of a few random dimensions (each in `1..=max`).
+    Dims {
+        /// How many dimensions.
+        count: usize,
+        /// Largest dimension.
+        max: usize,
+        /// The check.
+        check: fn(&[usize]) -> Outcome,
+    },
+}
+
+/// One property of the catalogue.
+#[derive(Clone, Copy)]
+pub struct Property {
+    /// Stable name `area/kebab-name`.
+    pub name: &'static str,
+    /// Where it comes from: paper and theorem, or "engine invariant".
+    pub source: &'static str,
+    /// The fragment(s) its cases come from: `scalar`, `bulk`, `soac`, `all`, or `shapes`.
+    pub fragment: &'static str,
+    /// What it states.
+    pub description: &'static str,
+    /// What the summary's figure means (`None`: no figure).
+    pub figure: Option<Figure>,
+    /// How to check it.
+    pub check: Check,
+}
+
+impl std::fmt::Debug for Property {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Property({})", self.name)
+    }
+}
+
+/// Every property, in a fixed order.
+pub fn catalogue() -> Vec<Property> {
+    let mut out = Vec::new();
+    out.extend(lang::properties());
+    out.extend(semantics::properties());
+    out.extend(cost::properties());
+    out
+}
+
+/// The property called `name`.
+pub fn find(name: &str) -> Option<Property> {
+    catalogue().into_iter().find(|p| p.name == name)
+}

@@ -1,0 +1,164 @@
+//! One test per property of the catalogue: a modest number of cases with a fixed seed,
+//! failing with the shrunk counterexample (program, inputs, replay command).
+
+use adora_proptests::catalogue::{catalogue, find};
+use adora_proptests::runner::{run_catalogue, run_property, CheckConfig};
+
+const SEED: u64 = 0x00AD_0A5E_ED00;
+
+fn check(name: &str, cases: u32) {
+    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
+    let r = run_property(
+        &p,
+        &CheckConfig {
+            cases,
+            seed: SEED,
+            filter: None,
+            jobs: 1,
+        },
+    );
+    println!(
+        "{name}: {} cases, {:.2}s, {}",
+        r.cases_run,
+        r.elapsed.as_secs_f64(),
+        r.figure.as_deref().unwrap_or("")
+    );
+    if r.failures > 0 {
+        panic!(
+            "property {name} failed:\n{}",
+            r.counterexample.unwrap_or_default()
+        );
+    }
+    assert_eq!(r.cases_run, cases);
+}
+
+#[test]
+fn lang_print_parse_roundtrip() {
+    check("lang/print-parse-roundtrip", 200);
+}
+
+#[test]
+fn lang_generated_well_typed() {
+    check("lang/generated-well-typed", 200);
+}
+
+#[test]
+fn lang_elaborate_idempotent() {
+    check("lang/elaborate-idempotent", 200);
+}
+
+#[test]
+fn sem_exact_f64_agree() {
+    check("sem/exact-f64-agree", 64);
+}
+
+#[test]
+fn sem_jvp_linear() {
+    check("sem/jvp-linear", 200);
+}
+
+#[test]
+fn sem_grad_equals_basis_jvps() {
+    check("sem/grad-equals-basis-jvps", 200);
+}
+
+#[test]
+fn sem_adjoint_law() {
+    check("sem/adjoint-law", 200);
+}
+
+#[test]
+fn sem_total_no_panic() {
+    check("sem/total-no-panic", 200);
+}
+
+#[test]
+fn sem_deterministic() {
+    check("sem/deterministic", 200);
+}
+
+#[test]
+fn cost_let_sharing() {
+    check("cost/let-sharing", 200);
+}
+
+#[test]
+fn cost_dot_closed_form() {
+    check("cost/dot-closed-form", 200);
+}
+
+#[test]
+fn cost_work_span_laws() {
+    check("cost/work-span-laws", 200);
+}
+
+/// The names other documents cite are all present, unique and well formed.
+#[test]
+fn catalogue_names() {
+    let names: Vec<&str> = catalogue().iter().map(|p| p.name).collect();
+    for fixed in [
+        "lang/print-parse-roundtrip",
+        "lang/generated-well-typed",
+        "lang/elaborate-idempotent",
+        "sem/exact-f64-agree",
+        "sem/jvp-linear",
+        "sem/grad-equals-basis-jvps",
+        "sem/adjoint-law",
+        "sem/total-no-panic",
+        "cost/let-sharing",
+        "cost/dot-closed-form",
+        "cost/work-span-laws",
+        "sem/deterministic",
+    ] {
+        assert!(names.contains(&fixed), "{fixed} missing");
+    }
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), names.len(), "duplicate names");
+    for p in catalogue() {
+        let (area, rest) = p.name.split_once('/').expect("area/name");
+        assert!(!area.is_empty() && !rest.is_empty());
+        assert!(
+            rest.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+            "{}",
+            p.name
+        );
+        assert!(!p.source.is_empty() && !p.description.is_empty());
+    }
+}
+
+/// Results do not depend on the number of worker threads.
+#[test]
+fn catalogue_runs_deterministically_in_parallel() {
+    let cfg = CheckConfig {
+        cases: 6,
+        seed: 7,
+        filter: Some("lang/".into()),
+        jobs: 1,
+    };
+    let progress = std::sync::atomic::AtomicU32::new(0);
+    let count = |_: &str, k: u32| {
+        progress.fetch_add(k, std::sync::atomic::Ordering::SeqCst);
+    };
+    let one = run_catalogue(&cfg, &count);
+    let two = run_catalogue(
+        &CheckConfig {
+            jobs: 2,
+            ..cfg.clone()
+        },
+        &count,
+    );
+    assert_eq!(one.len(), 3);
+    assert_eq!(
+        progress.load(std::sync::atomic::Ordering::SeqCst),
+        2 * 3 * 6
+    );
+    for (a, b) in one.iter().zip(&two) {
+        assert_eq!(
+            (a.name, a.cases_run, a.failures, &a.figure),
+            (b.name, b.cases_run, b.failures, &b.figure)
+        );
+    }
+}

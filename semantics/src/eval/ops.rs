@@ -1,0 +1,491 @@
+//! Scalar and elementwise operations: unary and binary operators, and the primitives
+//! (`exp` … `stack`).
+
+use super::layout::{append, select, transpose, unreachable_tuple};
+use super::machine::{bad_shape, ill, overflow, volume, Machine};
+use crate::rt::{Arr, RV};
+use crate::scalar::{Scalar, Transcendental};
+use adora_core::ast::{BinOp, Expr, Prim, UnOp};
+use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+use adora_core::types::Base;
+use std::cmp::Ordering;
+
+/// Floor division on `Z`, `None` for a zero divisor, `Err` on overflow.
+pub(super) fn floor_div(x: i64, y: i64) -> Option<Option<i64>> {
+    if y == 0 {
+        return None;
+    }
+    let Some(q) = x.checked_div(y) else {
+        return Some(None);
+    };
+    Some(Some(if x % y != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }))
+}
+
+/// Remainder of floor division (sign of the divisor); `None` for a zero divisor.
+pub(super) fn floor_mod(x: i64, y: i64) -> Option<i64> {
+    if y == 0 {
+        return None;
+    }
+    if y == -1 {
+        return Some(0);
+    }
+    let r = x % y;
+    Some(if r != 0 && ((r < 0) != (y < 0)) {
+        r + y
+    } else {
+        r
+    })
+}
+
+/// `max(a, b)` (`a` when `a >= b`) or `min(a, b)` (`a` when `a <= b`) on primal values.
+pub(super) fn pick<'v, S: Scalar>(is_max: bool, a: &'v S, b: &'v S) -> &'v S {
+    let keep = match a.compare(b) {
+        Some(Ordering::Equal) => true,
+        Some(Ordering::Greater) => is_max,
+        Some(Ordering::Less) => !is_max,
+        None => false,
+    };
+    if keep {
+        a
+    } else {
+        b
+    }
+}
+
+fn name(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "+",
+        BinOp::Sub => "-",
+        BinOp::Mul => "*",
+        BinOp::Div => "/",
+        BinOp::Mod => "%",
+        BinOp::Eq => "==",
+        BinOp::Ne => "!=",
+        BinOp::Lt => "<",
+        BinOp::Le => "<=",
+        BinOp::Gt => ">",
+        BinOp::Ge => ">=",
+        BinOp::And => "&&",
+        BinOp::Or => "||",
+    }
+}
+
+/// Whether an ordering satisfies a comparison operator.
+fn holds(op: BinOp, o: Option<Ordering>) -> bool {
+    match op {
+        BinOp::Eq => o == Some(Ordering::Equal),
+        BinOp::Ne => o != Some(Ordering::Equal),
+        BinOp::Lt => o == Some(Ordering::Less),
+        BinOp::Le => matches!(o, Some(Ordering::Less | Ordering::Equal)),
+        BinOp::Gt => o == Some(Ordering::Greater),
+        BinOp::Ge => matches!(o, Some(Ordering::Greater | Ordering::Equal)),
+        _ => false,
+    }
+}
+
+fn is_comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
+}
+
+impl<'a, S: Scalar> Machine<'a, '_, S> {
+    /// `-x` and `!x`.
+    pub(super) fn unary(&mut self, e: &Expr, op: UnOp, a: &RV<S>) -> Result<RV<S>> {
+        let span = e.span;
+        match (op, a) {
+            (UnOp::Neg, RV::R(x)) => Ok(RV::R(x.map(|v| Ok::<_, Diagnostic>(v.neg()))?)),
+            (UnOp::Neg, RV::Z(x)) => Ok(RV::Z(
+                x.map(|v| v.checked_neg().ok_or_else(|| overflow(span)))?,
+            )),
+            (UnOp::Not, RV::B(x)) => Ok(RV::B(x.map(|v| Ok::<_, Diagnostic>(!v))?)),
+            _ => Err(ill(
+                span,
+                format!(
+                    "operator `{}` cannot apply to {}",
+                    if op == UnOp::Neg { "-" } else { "!" },
+                    a.ty()
+                ),
+            )),
+        }
+    }
+
+    /// The real result of an arithmetic operator on two reals.
+    fn real_arith(&mut self, op: BinOp, x: &S, y: &S, span: Span) -> Result<S> {
+        let r = match op {
+            BinOp::Add => x.add(y),
+            BinOp::Sub => x.sub(y),
+            BinOp::Mul => x.mul(y),
+            _ => match x.checked_div(y) {
+                Some(q) => q,
+                None => {
+                    self.div_zero(span)?;
+                    x.div_by_zero(y)
+                }
+            },
+        };
+        self.fit(r, span)
+    }
+
+    /// The integer result of an arithmetic operator.
+    fn int_arith(&mut self, op: BinOp, x: i64, y: i64, span: Span) -> Result<i64> {
+        let r = match op {
+            BinOp::Add => x.checked_add(y),
+            BinOp::Sub => x.checked_sub(y),
+            BinOp::Mul => x.checked_mul(y),
+            BinOp::Div => match floor_div(x, y) {
+                Some(q) => q,
+                None => {
+                    self.div_zero(span)?;
+                    Some(0)
+                }
+            },
+            _ => match floor_mod(x, y) {
+                Some(r) => Some(r),
+                None => {
+                    self.div_zero(span)?;
+                    Some(x)
+                }
+            },
+        };
+        r.ok_or_else(|| overflow(span))
+    }
+
+    /// `a op b`, elementwise on equal shapes.
+    pub(super) fn binary(&mut self, e: &Expr, op: BinOp, a: &RV<S>, b: &RV<S>) -> Result<RV<S>> {
+        let span = e.span;
+        let shapes_ok =
+            matches!((a.array(), b.array()), (Some((_, sa)), Some((_, sb))) if sa == sb);
+        if !shapes_ok {
+            return Err(bad_shape(
+                span,
+                format!(
+                    "operands of `{}` must have equal shapes, found {} and {}",
+                    name(op),
+                    a.ty(),
+                    b.ty()
+                ),
+            ));
+        }
+        let arith = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+        match (a, b) {
+            (RV::R(x), RV::R(y)) if arith => {
+                Ok(RV::R(x.zip(y, |p, q| self.real_arith(op, p, q, span))?))
+            }
+            (RV::R(x), RV::R(y)) if is_comparison(op) => {
+                Ok(RV::B(x.zip(y, |p, q| {
+                    Ok::<_, Diagnostic>(holds(op, p.compare(q)))
+                })?))
+            }
+            (RV::Z(x), RV::Z(y)) if arith || op == BinOp::Mod => {
+                Ok(RV::Z(x.zip(y, |p, q| self.int_arith(op, *p, *q, span))?))
+            }
+            (RV::Z(x), RV::Z(y)) if is_comparison(op) => {
+                Ok(RV::B(x.zip(y, |p, q| {
+                    Ok::<_, Diagnostic>(holds(op, Some(p.cmp(q))))
+                })?))
+            }
+            (RV::B(x), RV::B(y))
+                if matches!(op, BinOp::Eq | BinOp::Ne | BinOp::And | BinOp::Or) =>
+            {
+                Ok(RV::B(x.zip(y, |p, q| {
+                    Ok::<_, Diagnostic>(match op {
+                        BinOp::Eq => p == q,
+                        BinOp::Ne => p != q,
+                        BinOp::And => *p && *q,
+                        _ => *p || *q,
+                    })
+                })?))
+            }
+            _ => Err(ill(
+                span,
+                format!(
+                    "operator `{}` cannot apply to {} and {}",
+                    name(op),
+                    a.ty(),
+                    b.ty()
+                ),
+            )),
+        }
+    }
+
+    /// `min` / `max` of two values of equal type, elementwise.
+    pub(super) fn min_max(
+        &mut self,
+        is_max: bool,
+        a: &RV<S>,
+        b: &RV<S>,
+        span: Span,
+    ) -> Result<RV<S>> {
+        match (a, b) {
+            (RV::R(x), RV::R(y)) if x.shape() == y.shape() => {
+                Ok(RV::R(x.zip(y, |p, q| {
+                    Ok::<_, Diagnostic>(pick(is_max, p, q).clone())
+                })?))
+            }
+            (RV::Z(x), RV::Z(y)) if x.shape() == y.shape() => Ok(RV::Z(x.zip(y, |p, q| {
+                Ok::<_, Diagnostic>(if is_max {
+                    if p >= q {
+                        *p
+                    } else {
+                        *q
+                    }
+                } else if p <= q {
+                    *p
+                } else {
+                    *q
+                })
+            })?)),
+            _ => Err(ill(
+                span,
+                format!(
+                    "`{}` needs two R or Z arrays of one shape, found {} and {}",
+                    if is_max { "max" } else { "min" },
+                    a.ty(),
+                    b.ty()
+                ),
+            )),
+        }
+    }
+
+    /// `pow(x, k)`: `|k|` multiplications, then a total reciprocal for negative `k`.
+    fn pow(&mut self, x: &RV<S>, k: i64, span: Span) -> Result<RV<S>> {
+        let n = k.unsigned_abs();
+        let elems = x.size() as u64;
+        self.charge(n.saturating_mul(elems), span)?;
+        match x {
+            RV::R(a) => Ok(RV::R(a.map(|v| {
+                let mut r = S::one();
+                for _ in 0..n {
+                    r = self.fit(r.mul(v), span)?;
+                }
+                if k < 0 {
+                    r = match S::one().checked_div(&r) {
+                        Some(q) => self.fit(q, span)?,
+                        None => {
+                            self.div_zero(span)?;
+                            S::one().div_by_zero(&r)
+                        }
+                    };
+                }
+                Ok::<_, Diagnostic>(r)
+            })?)),
+            RV::Z(a) => Ok(RV::Z(a.map(|v| {
+                let mut r: i64 = 1;
+                for _ in 0..n {
+                    r = r.checked_mul(*v).ok_or_else(|| overflow(span))?;
+                }
+                if k < 0 {
+                    r = match floor_div(1, r) {
+                        Some(q) => q.ok_or_else(|| overflow(span))?,
+                        None => {
+                            self.div_zero(span)?;
+                            0
+                        }
+                    };
+                }
+                Ok(r)
+            })?)),
+            other => Err(ill(
+                span,
+                format!("`pow` needs an R or Z array, found {}", other.ty()),
+            )),
+        }
+    }
+
+    /// A primitive applied to its arguments.
+    pub(super) fn eval_prim(&mut self, e: &'a Expr, p: &Prim, args: &'a [Expr]) -> Result<RV<S>> {
+        if *p == Prim::Stack {
+            return self.eval_stack(e, args);
+        }
+        let mut vs = Vec::with_capacity(args.len());
+        for a in args {
+            vs.push(self.eval(a)?);
+        }
+        let v = self.prim(e, p, &vs)?;
+        if self.observing() {
+            let sizes: Vec<usize> = vs.iter().map(RV::size).collect();
+            self.node(e, &v, &sizes, 0, 0);
+        }
+        Ok(v)
+    }
+
+    fn prim(&mut self, e: &Expr, p: &Prim, vs: &[RV<S>]) -> Result<RV<S>> {
+        let span = e.span;
+        let arity = match p {
+            Prim::Iota(_) => 0,
+            Prim::Min | Prim::Max | Prim::Append => 2,
+            Prim::Select => 3,
+            _ => 1,
+        };
+        if vs.len() != arity {
+            return Err(ill(
+                span,
+                format!("this primitive takes {arity} arguments, {} given", vs.len()),
+            ));
+        }
+        if let Some(f) = Transcendental::of_prim(p) {
+            return match &vs[0] {
+                RV::R(a) => Ok(RV::R(a.map(|x| {
+                    x.transcendental(f)
+                        .map_err(|n| Diagnostic::new(ErrorKind::NonRational, span, n.message()))
+                })?)),
+                other => Err(ill(
+                    span,
+                    format!("`{}` needs an R array, found {}", f.name(), other.ty()),
+                )),
+            };
+        }
+        match p {
+            Prim::Abs => match &vs[0] {
+                RV::R(a) => Ok(RV::R(a.map(|x| Ok::<_, Diagnostic>(x.abs()))?)),
+                RV::Z(a) => Ok(RV::Z(
+                    a.map(|x| x.checked_abs().ok_or_else(|| overflow(span)))?,
+                )),
+                other => Err(ill(
+                    span,
+                    format!("`abs` needs an R or Z array, found {}", other.ty()),
+                )),
+            },
+            Prim::Floor => match &vs[0] {
+                RV::R(a) => Ok(RV::Z(
+                    a.map(|x| x.floor_i64().ok_or_else(|| overflow(span)))?,
+                )),
+                other => Err(ill(
+                    span,
+                    format!("`floor` needs an R array, found {}", other.ty()),
+                )),
+            },
+            Prim::Real => match &vs[0] {
+                RV::Z(a) => Ok(RV::R(a.map(|x| Ok::<_, Diagnostic>(S::from_i64(*x)))?)),
+                other => Err(ill(
+                    span,
+                    format!("`real` needs a Z array, found {}", other.ty()),
+                )),
+            },
+            Prim::Min | Prim::Max => self.min_max(*p == Prim::Max, &vs[0], &vs[1], span),
+            Prim::Pow(k) => self.pow(&vs[0], *k, span),
+            Prim::Select => select(&vs[0], &vs[1], &vs[2], span),
+            Prim::Sum => self.sum(&vs[0], span),
+            Prim::SumOuter => self.sum_outer(&vs[0], span),
+            Prim::Replicate(n) => {
+                let total = volume(&[*n, vs[0].size()]);
+                self.limit(total, span)?;
+                if *n == 0 {
+                    return Ok(crate::rt::empty_of(&[0], &vs[0].ty()));
+                }
+                crate::rt::stack(vec![vs[0].clone(); *n])
+                    .ok_or_else(|| ill(span, "cannot replicate this value"))
+            }
+            Prim::Transpose(perm) => transpose(&vs[0], perm, span),
+            Prim::Reshape(sh) => {
+                let ok = matches!(vs[0].array(), Some((_, s)) if volume(s) == volume(sh));
+                if !ok {
+                    return Err(bad_shape(
+                        span,
+                        format!("cannot reshape {} to {:?}", vs[0].ty(), sh),
+                    ));
+                }
+                Ok(match &vs[0] {
+                    RV::R(a) => RV::R(a.reshaped(sh.clone())),
+                    RV::Z(a) => RV::Z(a.reshaped(sh.clone())),
+                    RV::B(a) => RV::B(a.reshaped(sh.clone())),
+                    RV::T(_) => unreachable_tuple(span)?,
+                })
+            }
+            Prim::Iota(n) => {
+                let n = self.limit(Some(*n), span)?;
+                let data = (0..n as i64).collect();
+                Ok(RV::Z(Arr::from_vec(vec![n], data)))
+            }
+            Prim::Append => append(&vs[0], &vs[1], span),
+            _ => Err(ill(span, "unexpected primitive")),
+        }
+    }
+
+    /// `sum(x)`: left fold from the first element (`0` when empty).
+    fn sum(&mut self, x: &RV<S>, span: Span) -> Result<RV<S>> {
+        match x {
+            RV::R(a) => {
+                let data = a.data();
+                let mut acc = data.first().cloned().unwrap_or_else(S::zero);
+                for v in data.iter().skip(1) {
+                    acc.add_assign(v);
+                    self.check_step(&acc, span)?;
+                }
+                Ok(RV::R(Arr::scalar(self.fit(acc, span)?)))
+            }
+            RV::Z(a) => {
+                let mut acc: i64 = 0;
+                for v in a.data() {
+                    acc = acc.checked_add(*v).ok_or_else(|| overflow(span))?;
+                }
+                Ok(RV::Z(Arr::scalar(acc)))
+            }
+            other => Err(ill(
+                span,
+                format!("`sum` needs an R or Z array, found {}", other.ty()),
+            )),
+        }
+    }
+
+    /// `sum_outer(x)`: the outer slices added left to right.
+    fn sum_outer(&mut self, x: &RV<S>, span: Span) -> Result<RV<S>> {
+        let Some((base, shape)) = x.array() else {
+            return Err(ill(
+                span,
+                format!("`sum_outer` needs an array, found {}", x.ty()),
+            ));
+        };
+        if shape.is_empty() || base == Base::B {
+            return Err(ill(
+                span,
+                format!(
+                    "`sum_outer` needs an R or Z array of rank >= 1, found {}",
+                    x.ty()
+                ),
+            ));
+        }
+        let (n, inner) = (shape[0], shape[1..].to_vec());
+        let m: usize = inner.iter().product();
+        match x {
+            RV::R(a) => {
+                let data = a.data();
+                let mut acc: Vec<S> = if n == 0 {
+                    vec![S::zero(); m]
+                } else {
+                    data[..m].to_vec()
+                };
+                for row in 1..n {
+                    for (k, v) in acc.iter_mut().enumerate() {
+                        v.add_assign(&data[row * m + k]);
+                        self.check_step(v, span)?;
+                    }
+                }
+                let acc = acc
+                    .into_iter()
+                    .map(|v| self.fit(v, span))
+                    .collect::<Result<Vec<S>>>()?;
+                Ok(RV::R(Arr::from_vec(inner, acc)))
+            }
+            RV::Z(a) => {
+                let data = a.data();
+                let mut acc = vec![0i64; m];
+                for row in 0..n {
+                    for (k, v) in acc.iter_mut().enumerate() {
+                        *v = v
+                            .checked_add(data[row * m + k])
+                            .ok_or_else(|| overflow(span))?;
+                    }
+                }
+                Ok(RV::Z(Arr::from_vec(inner, acc)))
+            }
+            _ => unreachable_tuple(span),
+        }
+    }
+}
