@@ -330,3 +330,163 @@ pub struct Binding {
     /// Its type.
     pub ty: Type,
 }
+
+impl UnOp {
+    /// The operator as written: `-`, `!`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Neg => "-",
+            UnOp::Not => "!",
+        }
+    }
+
+    /// A lower-case name: `neg`, `not`.
+    pub fn name(self) -> &'static str {
+        match self {
+            UnOp::Neg => "neg",
+            UnOp::Not => "not",
+        }
+    }
+}
+
+impl BinOp {
+    /// Every binary operator, in declaration order.
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Mod,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+        BinOp::And,
+        BinOp::Or,
+    ];
+
+    /// The operator as written: `+`, `==`, `&&`, ...
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+
+    /// A lower-case name: the variant's name (`add`, `eq`, `and`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::Div => "div",
+            BinOp::Mod => "mod",
+            BinOp::Eq => "eq",
+            BinOp::Ne => "ne",
+            BinOp::Lt => "lt",
+            BinOp::Le => "le",
+            BinOp::Gt => "gt",
+            BinOp::Ge => "ge",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+        }
+    }
+}
+
+impl Prim {
+    /// The built-in's name as written in the concrete syntax (`exp`, `sum_outer`,
+    /// `replicate`, ...), without its static parameters.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Prim::Exp => "exp",
+            Prim::Log => "log",
+            Prim::Sin => "sin",
+            Prim::Cos => "cos",
+            Prim::Tanh => "tanh",
+            Prim::Sqrt => "sqrt",
+            Prim::Abs => "abs",
+            Prim::Floor => "floor",
+            Prim::Real => "real",
+            Prim::Min => "min",
+            Prim::Max => "max",
+            Prim::Pow(_) => "pow",
+            Prim::Select => "select",
+            Prim::Sum => "sum",
+            Prim::SumOuter => "sum_outer",
+            Prim::Replicate(_) => "replicate",
+            Prim::Transpose(_) => "transpose",
+            Prim::Reshape(_) => "reshape",
+            Prim::Iota(_) => "iota",
+            Prim::Append => "append",
+            Prim::Stack => "stack",
+        }
+    }
+}
+
+impl Op {
+    /// A lower-case name: `add`, `mul`, `min`, `max`, `lambda`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::Add => "add",
+            Op::Mul => "mul",
+            Op::Min => "min",
+            Op::Max => "max",
+            Op::Lambda(_) => "lambda",
+        }
+    }
+}
+
+impl Lit {
+    /// A lower-case name of the literal's kind: `int`, `real`, `bool`.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Lit::Int(_) => "int",
+            Lit::Real(_) => "real",
+            Lit::Bool(_) => "bool",
+        }
+    }
+}
+
+impl ExprKind {
+    /// A lower-case name of the expression form: `var`, `lit`, `array`, `tuple`, `proj`,
+    /// `let`, `if`, `unop`, `binop`, `call`, `prim`, `index`, `build`, `gather`, `scatter`,
+    /// `map`, `reduce`, `scan`, `reduce_by_index`, `scatter_into`, `loop`.
+    pub fn form_name(&self) -> &'static str {
+        match self {
+            ExprKind::Var(_) => "var",
+            ExprKind::Lit(_) => "lit",
+            ExprKind::Array(_) => "array",
+            ExprKind::Tuple(_) => "tuple",
+            ExprKind::Proj(..) => "proj",
+            ExprKind::Let(..) => "let",
+            ExprKind::If(..) => "if",
+            ExprKind::Unary(..) => "unop",
+            ExprKind::Binary(..) => "binop",
+            ExprKind::Call(..) => "call",
+            ExprKind::Prim(..) => "prim",
+            ExprKind::Index(..) => "index",
+            ExprKind::Build(..) => "build",
+            ExprKind::Gather(..) => "gather",
+            ExprKind::Scatter(..) => "scatter",
+            ExprKind::Map(..) => "map",
+            ExprKind::Reduce(..) => "reduce",
+            ExprKind::Scan(..) => "scan",
+            ExprKind::ReduceByIndex { .. } => "reduce_by_index",
+            ExprKind::ScatterInto { .. } => "scatter_into",
+            ExprKind::Loop { .. } => "loop",
+        }
+    }
+}

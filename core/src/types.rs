@@ -50,6 +50,10 @@ impl Type {
             Type::Tuple(_) => None,
         }
     }
+    /// The base type of an array type; `None` for tuples.
+    pub fn base(&self) -> Option<Base> {
+        self.as_array().map(|(b, _)| b)
+    }
     /// Whether this is a rank-0 array.
     pub fn is_scalar(&self) -> bool {
         matches!(self, Type::Array(_, s) if s.is_empty())

@@ -1,7 +1,8 @@
-//! Generic helpers over core expressions, shared by the checker, inlining and the rewrite
-//! engines: child iteration (including lambda bodies and index-map expressions), free
-//! variables, size and depth, capture-avoiding substitution, and renaming of binders to
-//! unique names.
+//! Generic helpers over core expressions, shared by the checker, inlining, the rewrite
+//! engines, the generators and the corpus tools: child iteration (including lambda bodies
+//! and index-map expressions), free variables, size and depth, capture-avoiding
+//! substitution, renaming of binders to unique names, and names of constructs
+//! ([`construct`]).
 //!
 //! **Binders.** The forms that bind names are `let` (its pattern, over the body), `build`
 //! (its index variables, over the body), `gather` and `scatter` (their index variables,
@@ -13,15 +14,18 @@
 //! fields appear in [`ExprKind`] (for `map`, the lambda body comes before the arrays; for
 //! `reduce`, the operator's body, if it is a lambda, before `ne` and `xs`).
 //!
-//! **Recursion.** [`node_count`], [`depth`], [`all_binders`] and [`all_names`] use an
-//! explicit stack and work on trees of any depth; the others recurse once per tree level
-//! and need [`crate::with_stack`] on trees deeper than a few hundred levels.
+//! **Recursion.** [`subexprs`], [`node_count`], [`depth`], [`all_binders`] and
+//! [`all_names`] use an explicit stack and work on trees of any depth; the others recurse
+//! once per tree level and need [`crate::with_stack`] on trees deeper than a few hundred
+//! levels.
 
 use crate::ast::{Expr, ExprKind, Lambda, Name, Op, Pat};
 use crate::diag::Span;
 use std::collections::BTreeSet;
 
+mod construct;
 mod rename;
+pub use construct::{construct, Construct};
 pub use rename::{
     base_name, rebuild, rename_unique, substitute, ExpandCall, KeepCalls, NameSupply, Rebuild,
     ScopedMap, Uniquifier,
@@ -221,31 +225,21 @@ pub fn node_binders(e: &Expr) -> Vec<&Name> {
 /// Every binder occurrence in `e`, in pre-order, with the span of the node that binds it.
 /// Iterative: works on trees of any depth.
 pub fn all_binders(e: &Expr) -> Vec<(&Name, Span)> {
-    let mut out = Vec::new();
-    let mut stack = vec![e];
-    while let Some(x) = stack.pop() {
-        out.extend(node_binders(x).into_iter().map(|n| (n, x.span)));
-        let mut cs = children(x);
-        cs.reverse();
-        stack.extend(cs);
-    }
-    out
+    subexprs(e)
+        .into_iter()
+        .flat_map(|x| node_binders(x).into_iter().map(move |n| (n, x.span)))
+        .collect()
 }
 
 /// Every name occurring in `e`: variables (free or bound), binders and called `def`
 /// names. Iterative.
 pub fn all_names(e: &Expr) -> BTreeSet<Name> {
     let mut out = BTreeSet::new();
-    let mut stack = vec![e];
-    while let Some(x) = stack.pop() {
-        match &x.kind {
-            ExprKind::Var(n) | ExprKind::Call(n, _) => {
-                out.insert(n.clone());
-            }
-            _ => {}
+    for x in subexprs(e) {
+        if let ExprKind::Var(n) | ExprKind::Call(n, _) = &x.kind {
+            out.insert(n.clone());
         }
         out.extend(node_binders(x).into_iter().cloned());
-        stack.extend(children(x));
     }
     out
 }
@@ -266,6 +260,20 @@ pub fn free_vars(e: &Expr) -> BTreeSet<Name> {
         } else {
             out.extend(fv);
         }
+    }
+    out
+}
+
+/// `e` and all its descendants (lambda bodies and index maps included), in pre-order
+/// (each node before its children, children in field order). Iterative.
+pub fn subexprs(e: &Expr) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        out.push(x);
+        let mut cs = children(x);
+        cs.reverse();
+        stack.extend(cs);
     }
     out
 }

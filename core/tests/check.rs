@@ -1,7 +1,10 @@
-//! Tests of the type and shape checker, elaboration, inlining and the `visit` helpers.
+//! Tests of the type and shape checker, elaboration, inlining, per-node types
+//! (`node_types`) and the `visit` helpers.
 //! Sources are parsed with `adora_core::parse`; deep trees and invariant violations are
 //! built by hand.
 
+#[path = "check/annotate.rs"]
+mod annotate;
 #[path = "check/elab.rs"]
 mod elab;
 #[path = "check/forms.rs"]

@@ -14,7 +14,6 @@ pub mod inputs;
 pub mod mem;
 pub mod node;
 pub mod ops;
-pub mod typing;
 pub mod work;
 
 pub use inputs::default_inputs;
@@ -161,7 +160,7 @@ pub fn measure_with<S: Scalar>(
 }
 
 fn measure_here<S: Scalar>(f: &Function, inputs: &[Value<S>], opts: &EvalOptions) -> Result<Costs> {
-    let types = typing::Types::of_function(f)?;
+    let types = adora_core::check::node_types(f)?;
     let mut all = All {
         ops: ops::OpsModel::new(&types),
         work: work::WorkSpanModel::new(&types),

@@ -17,8 +17,9 @@
 //! still bound. A node's result and its operands coexist at the moment the node runs.
 //! `mem` is the largest live count reached. See `docs/cost-models.md`.
 
-use crate::typing::{self, key, Types};
+use crate::node::size;
 use adora_core::ast::{Expr, ExprKind, Function};
+use adora_core::check::NodeTypes;
 use adora_core::diag::{Diagnostic, Result};
 use adora_core::types::Type;
 use adora_semantics::eval::{Event, Observer};
@@ -36,7 +37,7 @@ impl Held {
     fn own(t: &Type) -> Held {
         match t {
             Type::Tuple(ts) => Held::Tuple(ts.iter().map(Held::own).collect()),
-            t => Held::Leaf(typing::size(t)),
+            t => Held::Leaf(size(t)),
         }
     }
     fn total(&self) -> u64 {
@@ -50,7 +51,7 @@ impl Held {
         match self {
             Held::Tuple(mut hs) if k < hs.len() => hs.swap_remove(k),
             Held::Tuple(_) => Held::Leaf(0),
-            Held::Leaf(n) => Held::Leaf(n.min(typing::size(t))),
+            Held::Leaf(n) => Held::Leaf(n.min(size(t))),
         }
     }
 }
@@ -69,7 +70,7 @@ struct Frame {
 
 /// Observer computing the peak number of live scalars.
 pub struct MemModel<'t> {
-    types: &'t Types,
+    types: &'t NodeTypes,
     stack: Vec<Held>,
     frames: Vec<Frame>,
     live: u64,
@@ -80,8 +81,8 @@ pub struct MemModel<'t> {
 impl<'t> MemModel<'t> {
     /// A fresh model for `f` (whose node types are `types`); the inputs are live from the
     /// start.
-    pub fn new(types: &'t Types, f: &Function) -> MemModel<'t> {
-        let inputs = f.params.iter().map(|p| typing::size(&p.ty)).sum();
+    pub fn new(types: &'t NodeTypes, f: &Function) -> MemModel<'t> {
+        let inputs = f.params.iter().map(|p| size(&p.ty)).sum();
         MemModel {
             types,
             stack: Vec::new(),
@@ -132,7 +133,7 @@ impl<'t> MemModel<'t> {
     fn node(&mut self, e: &Expr) -> Result<()> {
         use ExprKind as K;
         let t = self.types.of(e)?.clone();
-        let full = typing::size(&t);
+        let full = size(&t);
         match &e.kind {
             K::Var(_) => self.push(Held::Leaf(0)),
             K::Index(_, is) => {
@@ -181,7 +182,7 @@ impl<'t> MemModel<'t> {
     }
 
     fn begin(&mut self, e: &Expr, seq: bool) -> Result<()> {
-        let nested = self.frames.iter().any(|f| f.expr == key(e));
+        let nested = self.frames.iter().any(|f| f.expr == NodeTypes::key(e));
         let output = match &e.kind {
             ExprKind::Build(..)
             | ExprKind::Map(..)
@@ -191,7 +192,7 @@ impl<'t> MemModel<'t> {
             | ExprKind::Scan(..)
                 if !nested =>
             {
-                typing::size(self.types.of(e)?)
+                size(self.types.of(e)?)
             }
             _ => 0,
         };
@@ -204,7 +205,7 @@ impl<'t> MemModel<'t> {
             base: self.stack.len(),
             output,
             acc,
-            expr: key(e),
+            expr: NodeTypes::key(e),
         });
         self.live = self.live.saturating_add(output);
         self.touch(0);
@@ -226,7 +227,7 @@ impl<'t> MemModel<'t> {
             self.live = self
                 .live
                 .saturating_sub(old.total())
-                .saturating_add(typing::size(&t));
+                .saturating_add(size(&t));
             self.touch(0);
         }
     }

@@ -1,10 +1,10 @@
 //! Static facts about nodes that several cost models share: outer sizes, lanes and slices
 //! of the bulk operations, the ⌈log2⌉ depth of a combining tree, and saturating sums.
 
-use crate::typing::{self, Types};
 use adora_core::ast::{Expr, ExprKind, Op, Prim};
+use adora_core::check::NodeTypes;
 use adora_core::diag::Result;
-use adora_core::types::Base;
+use adora_core::types::{Base, Type};
 
 /// `⌈log2 n⌉`, with `clog2(0) = clog2(1) = 0`: the depth of a balanced binary tree that
 /// combines `n` values.
@@ -16,27 +16,32 @@ pub fn clog2(n: u64) -> u64 {
     }
 }
 
+/// Number of scalars of a value of type `t`, as a count.
+pub fn size(t: &Type) -> u64 {
+    t.size() as u64
+}
+
 /// Whether `e`'s value is real-typed (an array of `R`).
-pub fn is_real(types: &Types, e: &Expr) -> Result<bool> {
-    Ok(typing::base(types.of(e)?) == Some(Base::R))
+pub fn is_real(types: &NodeTypes, e: &Expr) -> Result<bool> {
+    Ok(types.of(e)?.base() == Some(Base::R))
 }
 
 /// Outer size `n` and lane size `|rest|` (scalars per outer slice) of the array `xs`.
-pub fn outer_and_lane(types: &Types, xs: &Expr) -> Result<(u64, u64)> {
-    let s = typing::shape(types.of(xs)?);
+pub fn outer_and_lane(types: &NodeTypes, xs: &Expr) -> Result<(u64, u64)> {
+    let s = types.of(xs)?.as_array().map_or(&[][..], |(_, s)| s);
     let n = s.first().copied().unwrap_or(1) as u64;
     let lane = s.iter().skip(1).map(|&d| d as u64).product();
     Ok((n, lane))
 }
 
 /// Scalars per write of `scatter_into` / `reduce_by_index` into `dest`: one outer slice.
-pub fn dest_slice(types: &Types, dest: &Expr) -> Result<u64> {
+pub fn dest_slice(types: &NodeTypes, dest: &Expr) -> Result<u64> {
     Ok(outer_and_lane(types, dest)?.1)
 }
 
 /// Scalars of the value of `e`.
-pub fn result_size(types: &Types, e: &Expr) -> Result<u64> {
-    Ok(typing::size(types.of(e)?))
+pub fn result_size(types: &NodeTypes, e: &Expr) -> Result<u64> {
+    Ok(size(types.of(e)?))
 }
 
 /// Whether `op` is `+` or `*`, the arithmetic combining operators.

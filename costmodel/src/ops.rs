@@ -3,15 +3,15 @@
 //! booleans, selections and data movement are free. See `docs/cost-models.md`.
 
 use crate::node::{self, mul};
-use crate::typing::Types;
 use adora_core::ast::{BinOp, Expr, ExprKind, Op, Prim, UnOp};
+use adora_core::check::NodeTypes;
 use adora_core::diag::{Diagnostic, Result};
 use adora_semantics::eval::{Event, Observer};
 
 /// The own `ops` cost of one evaluation of `e` (its sub-expressions are reported, and
 /// counted, separately). `collisions` and `writes` are the `Node` event's counts, in
 /// scalars, of colliding and of in-bounds writes.
-pub fn node_ops(types: &Types, e: &Expr, collisions: usize, writes: usize) -> Result<u64> {
+pub fn node_ops(types: &NodeTypes, e: &Expr, collisions: usize, writes: usize) -> Result<u64> {
     use ExprKind as K;
     let real = || node::is_real(types, e);
     let size = || node::result_size(types, e);
@@ -45,14 +45,14 @@ pub fn node_ops(types: &Types, e: &Expr, collisions: usize, writes: usize) -> Re
 
 /// Observer that sums [`node_ops`] over every evaluated node.
 pub struct OpsModel<'t> {
-    types: &'t Types,
+    types: &'t NodeTypes,
     total: u64,
     error: Option<Diagnostic>,
 }
 
 impl<'t> OpsModel<'t> {
     /// A fresh counter for the function `types` describes.
-    pub fn new(types: &'t Types) -> OpsModel<'t> {
+    pub fn new(types: &'t NodeTypes) -> OpsModel<'t> {
         OpsModel {
             types,
             total: 0,

@@ -14,14 +14,14 @@
 //! `docs/cost-models.md` for the tables.
 
 use crate::node::{self, clog2, mul};
-use crate::typing::Types;
 use adora_core::ast::{Expr, ExprKind, Prim};
+use adora_core::check::NodeTypes;
 use adora_core::diag::{Diagnostic, Result};
 use adora_semantics::eval::{Event, Observer};
 
 /// The own `work` of one evaluation of `e` (sub-expressions are counted separately);
 /// `writes` is the `Node` event's count of in-bounds written scalars.
-pub fn node_work(types: &Types, e: &Expr, writes: usize) -> Result<u64> {
+pub fn node_work(types: &NodeTypes, e: &Expr, writes: usize) -> Result<u64> {
     use ExprKind as K;
     if node::writes_its_result(e) {
         return node::result_size(types, e);
@@ -51,7 +51,7 @@ pub fn node_work(types: &Types, e: &Expr, writes: usize) -> Result<u64> {
 
 /// The own depth of one evaluation of `e`: what it adds to the span of the region it is
 /// evaluated in, beyond its operands and the iterations of its body.
-pub fn node_span(types: &Types, e: &Expr, writes: usize) -> Result<u64> {
+pub fn node_span(types: &NodeTypes, e: &Expr, writes: usize) -> Result<u64> {
     use ExprKind as K;
     let nonempty = |x: u64| u64::from(x > 0);
     if node::writes_its_result(e) {
@@ -150,7 +150,7 @@ impl Frame {
 }
 
 /// How the iterations of the parallel construct `e` combine.
-fn par_combine(types: &Types, e: &Expr) -> Result<Combine> {
+fn par_combine(types: &NodeTypes, e: &Expr) -> Result<Combine> {
     Ok(match &e.kind {
         ExprKind::Reduce(op, _, xs) | ExprKind::Scan(op, _, xs) if node::is_lambda(op) => {
             Combine::Largest(clog2(node::outer_and_lane(types, xs)?.0))
@@ -162,7 +162,7 @@ fn par_combine(types: &Types, e: &Expr) -> Result<Combine> {
 
 /// Observer computing `work` and `span` together.
 pub struct WorkSpanModel<'t> {
-    types: &'t Types,
+    types: &'t NodeTypes,
     work: u64,
     /// Open constructs; `frames[0]` is the whole evaluation (never popped).
     frames: Vec<Frame>,
@@ -171,7 +171,7 @@ pub struct WorkSpanModel<'t> {
 
 impl<'t> WorkSpanModel<'t> {
     /// A fresh model for the function `types` describes.
-    pub fn new(types: &'t Types) -> WorkSpanModel<'t> {
+    pub fn new(types: &'t NodeTypes) -> WorkSpanModel<'t> {
         WorkSpanModel {
             types,
             work: 0,

@@ -1,36 +1,19 @@
-//! Unit tests of the generators: well-typedness (by the real checker and by the
-//! generator's own typer), fragment membership, growth with the size parameter,
+//! Unit tests of the generators: well-typedness (by the real checker), fragment
+//! membership, growth with the size parameter,
 //! construct coverage, shrinking, and the quickcheck `Arbitrary`.
 
 use adora_core::check;
 use adora_proptests::gen::coverage::{constructs, expected};
 use adora_proptests::gen::qc::QcProgram;
 use adora_proptests::gen::shrink::candidates;
-use adora_proptests::gen::typing::{type_of, Env};
-use adora_proptests::gen::walk::visit;
+use adora_proptests::gen::typing::SurfaceTypes;
 use adora_proptests::gen::{generate, Case, Fragment, GenSpec, RetKind};
 use adora_proptests::values::rat;
 use quickcheck::{QuickCheck, TestResult};
 use std::collections::BTreeSet;
 
-/// Checks a case with the generator's typer and with `adora_core::check`.
+/// Checks a case with `adora_core::check`.
 fn well_typed(c: &Case) -> Result<(), String> {
-    for d in &c.program.defs {
-        let env: Env = d
-            .params
-            .iter()
-            .map(|p| (p.name.clone(), p.ty.clone()))
-            .collect();
-        match type_of(&c.program.defs, &env, &d.body) {
-            Some(t) if t == d.ret => {}
-            other => {
-                return Err(format!(
-                    "def {} has type {other:?}, declared {}\n{c:?}",
-                    d.name, d.ret
-                ))
-            }
-        }
-    }
     if c.main().params.len() != c.inputs.len() {
         return Err(format!("inputs do not match parameters\n{c:?}"));
     }
@@ -39,7 +22,27 @@ fn well_typed(c: &Case) -> Result<(), String> {
     check::check_function(&f).map_err(|d| format!("check_function: {d}\n{c:?}"))
 }
 
-fn allowed(f: Fragment) -> BTreeSet<&'static str> {
+#[test]
+fn every_surface_node_is_typed_by_the_checker() {
+    for f in Fragment::ALL {
+        for seed in 0..100 {
+            let c = generate(&GenSpec::new(f), seed);
+            let types = SurfaceTypes::of(&c.program);
+            for d in &c.program.defs {
+                assert_eq!(types.get(&d.body), Some(&d.ret), "def {}\n{c:?}", d.name);
+                for e in adora_core::visit::subexprs(&d.body) {
+                    assert!(
+                        types.get(e).is_some(),
+                        "untyped {}\n{c:?}",
+                        adora_core::pretty::expr(e)
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn allowed(f: Fragment) -> BTreeSet<String> {
     expected(f).into_iter().collect()
 }
 
@@ -81,18 +84,10 @@ fn generated_programs_are_well_typed_and_in_their_fragment() {
 fn f64_exact_violation(c: &Case) -> Option<String> {
     use adora_core::ast::{BinOp, ExprKind, Lit, Prim};
     let mut bad = None;
+    let types = SurfaceTypes::of(&c.program);
     for d in &c.program.defs {
-        let mut env: Env = d
-            .params
-            .iter()
-            .map(|p| (p.name.clone(), p.ty.clone()))
-            .collect();
-        visit(
-            &c.program.defs,
-            &mut env,
-            &d.body,
-            &mut Vec::new(),
-            &mut |e, env, _| match &e.kind {
+        for e in adora_core::visit::subexprs(&d.body) {
+            match &e.kind {
                 ExprKind::Lit(Lit::Real(r))
                     if ![1, 2, 4].contains(&r.denom().to_string().parse::<i64>().unwrap_or(0)) =>
                 {
@@ -102,7 +97,7 @@ fn f64_exact_violation(c: &Case) -> Option<String> {
                     bad = Some(format!("pow exponent {k}"))
                 }
                 ExprKind::Binary(BinOp::Div, _, b)
-                    if type_of(&c.program.defs, env, e).is_some_and(|t| t.has_reals()) =>
+                    if types.get(e).is_some_and(|t| t.has_reals()) =>
                 {
                     let ok = matches!(&b.kind, ExprKind::Lit(Lit::Real(r)) if [rat(2, 1), rat(4, 1), rat(1, 2)].contains(r));
                     if !ok {
@@ -110,8 +105,8 @@ fn f64_exact_violation(c: &Case) -> Option<String> {
                     }
                 }
                 _ => {}
-            },
-        );
+            }
+        }
     }
     bad
 }

@@ -6,7 +6,6 @@ use super::inputs::{self, render};
 use super::{Format, RunArgs};
 use adora_core::diag::ErrorKind;
 use adora_costmodel::Costs;
-use adora_semantics::eval::EvalOptions;
 use adora_semantics::Rat;
 use serde_json::json;
 
@@ -26,10 +25,7 @@ pub fn cost(a: &RunArgs) -> Result<(), String> {
     } else {
         adora_costmodel::default_inputs(&l.func)
     };
-    let opts = EvalOptions {
-        strict: a.strict,
-        ..EvalOptions::default()
-    };
+    let opts = super::diff::options(a);
     let primal = adora_costmodel::measure(&l.func, &xs, &opts).map_err(|d| render(&l, &d))?;
     // The reference engine differentiates by evaluation and produces no derivative program,
     // so only the primal's costs exist; program-producing engines add "gradient" and "ratio".

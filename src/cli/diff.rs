@@ -29,9 +29,11 @@ pub fn check_engine(name: &str) -> Result<(), String> {
     ))
 }
 
-fn options(a: &RunArgs) -> EvalOptions {
+/// Evaluation options from the command line.
+pub fn options(a: &RunArgs) -> EvalOptions {
     EvalOptions {
         strict: a.strict,
+        max_steps: a.max_steps,
         ..EvalOptions::default()
     }
 }

@@ -106,6 +106,9 @@ pub struct RunArgs {
     /// Turn total-division events and colliding `scatter_into` writes into errors.
     #[arg(long)]
     pub strict: bool,
+    /// Most evaluation steps before a resource error (guards against runaway loops).
+    #[arg(long, value_name = "N", default_value_t = adora_semantics::eval::EvalOptions::default().max_steps)]
+    pub max_steps: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,

@@ -31,12 +31,18 @@ pub(crate) struct Sig {
 
 type Out = (Expr, Type);
 
+/// Where a recording traversal puts the type of each node it checks, keyed by the
+/// node's address (see [`super::NodeTypes`]).
+pub(crate) type NodeMap = HashMap<usize, Type>;
+
 /// The checker state (see the module documentation).
 pub(crate) struct Elab<'a> {
     pub(super) strict: bool,
     pub(super) sigs: Option<&'a HashMap<Name, Sig>>,
     pub(super) scope: ScopedMap<Type>,
     flex: HashSet<*const Expr>,
+    /// When set, [`Elab::expr`] records the type of every input node it checks.
+    record: Option<&'a mut NodeMap>,
 }
 
 pub(super) fn hint_base(h: Option<&Type>) -> Option<Base> {
@@ -97,6 +103,7 @@ impl<'a> Elab<'a> {
             sigs: Some(sigs),
             scope: ScopedMap::new(),
             flex: HashSet::new(),
+            record: None,
         }
     }
 
@@ -111,6 +118,16 @@ impl<'a> Elab<'a> {
             sigs: None,
             scope,
             flex: HashSet::new(),
+            record: None,
+        }
+    }
+
+    /// This checker, recording the type of every node it checks (keyed by the address
+    /// of the input node) into `into`.
+    pub fn recording(self, into: &'a mut NodeMap) -> Elab<'a> {
+        Elab {
+            record: Some(into),
+            ..self
         }
     }
 
@@ -262,6 +279,9 @@ impl<'a> Elab<'a> {
     pub fn expr(&mut self, e: &Expr, hint: Option<&Type>) -> Result<Out> {
         let (kind, ty) = self.kind(e, hint)?;
         rules::limit(&ty, e.span)?;
+        if let Some(m) = self.record.as_deref_mut() {
+            m.insert(super::NodeTypes::key(e), ty.clone());
+        }
         Ok((Expr::new(kind, e.span), ty))
     }
 

@@ -3,7 +3,8 @@
 //! The typing rules live in `rules` (stated on operand types), the traversal in `elab`
 //! (surface mode: check and elaborate a `def` body; strict mode: check an elaborated
 //! expression). Program-level checks (duplicate names, recursion, the entry point) are
-//! here; inlining is in [`crate::inline`].
+//! here; inlining is in [`crate::inline`]. [`node_types`] (in `annotate`) runs the strict
+//! traversal over a function's body and keeps the type of every node.
 //!
 //! Error classes: unbound or duplicate names, unknown functions and recursion are
 //! [`ErrorKind::Name`]; base, tuple and arity mismatches [`ErrorKind::Type`]; static shape
@@ -13,6 +14,7 @@
 //! programs over [`limits::MAX_NODES`] nodes or [`limits::MAX_DEPTH`] depth
 //! [`ErrorKind::Resource`].
 
+mod annotate;
 mod builtins;
 mod elab;
 mod forms;
@@ -23,7 +25,8 @@ use crate::diag::{Diagnostic, ErrorKind, Result, Span};
 use crate::limits;
 use crate::types::Type;
 use crate::visit;
-use elab::{Elab, Sig};
+pub use annotate::{node_types, NodeTypes};
+use elab::{Elab, NodeMap, Sig};
 use std::collections::{HashMap, HashSet};
 
 /// Rejects trees deeper than [`limits::MAX_DEPTH`] or larger than [`limits::MAX_NODES`]
@@ -162,19 +165,34 @@ pub fn check_function(f: &Function) -> Result<()> {
             return Err(Diagnostic::new(ErrorKind::Name, span, msg));
         }
     }
-    let env: Vec<Binding> = f
-        .params
-        .iter()
-        .map(|p| Binding {
-            name: p.name.clone(),
-            ty: p.ty.clone(),
-        })
-        .collect();
-    let ty = type_of(&env, &f.body)?;
+    let ty = type_body(f, None)?;
     rules::same_type(
         &format!("the body of `{}`", f.name),
         f.body.span,
         &ty,
         &f.ret,
     )
+}
+
+/// The typing environment of `f`'s parameters, in order: the environment of `f.body` for
+/// [`type_of`].
+pub fn param_env(f: &Function) -> Vec<Binding> {
+    f.params
+        .iter()
+        .map(|p| Binding {
+            name: p.name.clone(),
+            ty: p.ty.clone(),
+        })
+        .collect()
+}
+
+/// The type of `f.body` under `f`'s parameters: [`type_of`] on the body. With `record`,
+/// the strict traversal also records there the type of every node (see [`node_types`]).
+fn type_body(f: &Function, record: Option<&mut NodeMap>) -> Result<Type> {
+    let env = param_env(f);
+    let mut checker = Elab::strict(&env);
+    if let Some(m) = record {
+        checker = checker.recording(m);
+    }
+    checker.expr(&f.body, None).map(|(_, t)| t)
 }

@@ -17,22 +17,16 @@ const SMALL: usize = 16;
 /// Node budget of the "prints on one line" test that decides line breaks.
 const FLAT: usize = 400;
 
+/// The operator's symbol ([`BinOp::symbol`]) and precedence.
 fn binop_info(op: BinOp) -> (&'static str, u8) {
-    match op {
-        BinOp::Or => ("||", 1),
-        BinOp::And => ("&&", 2),
-        BinOp::Eq => ("==", 3),
-        BinOp::Ne => ("!=", 3),
-        BinOp::Lt => ("<", 3),
-        BinOp::Le => ("<=", 3),
-        BinOp::Gt => (">", 3),
-        BinOp::Ge => (">=", 3),
-        BinOp::Add => ("+", 4),
-        BinOp::Sub => ("-", 4),
-        BinOp::Mul => ("*", 5),
-        BinOp::Div => ("/", 5),
-        BinOp::Mod => ("%", 5),
-    }
+    let prec = match op {
+        BinOp::Or => 1,
+        BinOp::And => 2,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 3,
+        BinOp::Add | BinOp::Sub => 4,
+        BinOp::Mul | BinOp::Div | BinOp::Mod => 5,
+    };
+    (op.symbol(), prec)
 }
 
 fn prec(e: &ExprKind) -> u8 {
@@ -210,10 +204,7 @@ impl Printer {
     }
 
     fn unary(&mut self, op: UnOp, a: &Expr) {
-        self.s(match op {
-            UnOp::Neg => "-",
-            UnOp::Not => "!",
-        });
+        self.s(op.symbol());
         let starts_with_minus = match &a.kind {
             ExprKind::Lit(l) => op == UnOp::Neg || lit(l).starts_with('-'),
             ExprKind::Unary(UnOp::Neg, _) => true,
@@ -373,30 +364,7 @@ impl Printer {
     }
 
     fn prim(&mut self, p: &Prim, args: &[Expr]) {
-        let name = match p {
-            Prim::Exp => "exp",
-            Prim::Log => "log",
-            Prim::Sin => "sin",
-            Prim::Cos => "cos",
-            Prim::Tanh => "tanh",
-            Prim::Sqrt => "sqrt",
-            Prim::Abs => "abs",
-            Prim::Floor => "floor",
-            Prim::Real => "real",
-            Prim::Min => "min",
-            Prim::Max => "max",
-            Prim::Pow(_) => "pow",
-            Prim::Select => "select",
-            Prim::Sum => "sum",
-            Prim::SumOuter => "sum_outer",
-            Prim::Replicate(_) => "replicate",
-            Prim::Transpose(_) => "transpose",
-            Prim::Reshape(_) => "reshape",
-            Prim::Iota(_) => "iota",
-            Prim::Append => "append",
-            Prim::Stack => "stack",
-        };
-        self.s(name);
+        self.s(p.name());
         self.s("(");
         match p {
             Prim::Pow(k) => {

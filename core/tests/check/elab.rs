@@ -188,15 +188,7 @@ fn binders_are_unique_after_elaboration() {
 
 #[test]
 fn check_function_accepts_elaborated_programs() {
-    let srcs = [
-        "def main(x: R[10], w: R[3]) -> R = let y = build 8 (i => sum(build 3 (k => x[i + k] * w[k]))) in sum(y * y)",
-        "def main(x: R[3]) -> R = sum(x * build 3 (i => x[2 - i]))",
-        "def main(x: R[4,3], d: R[5,3], is: Z[4]) -> R[5,3] = reduce_by_index(d, (a, b) => max(a, b) * 1, 0, is, x)",
-        "def main(x: R[4]) -> (R, R[4]) = loop ((s, v) = (0, x)) for i < 3 do (s + sum(v), scan(+, 0, v))",
-        "def main(x: R[5,2]) -> R[7,2] = scatter([7, 2], x, i => [i % 7]) + gather([7, 2], x, (i, j) => [i / 2, j])",
-        "def main(x: R[2,3]) -> R[3,2] = map(r => r * 2, transpose([1, 0], reshape([2, 3], x)))",
-    ];
-    for s in srcs {
+    for s in ELABORATED_SOURCES {
         let f = elab(s);
         check_function(&f).expect("accepted");
     }

@@ -1,59 +1,60 @@
 //! Which constructs a program uses, by name, and which constructs each fragment's
-//! generator is expected to produce (the coverage test demands each appears).
+//! generator is expected to produce (the coverage test demands each appears, and that a
+//! fragment's programs use nothing else).
 
-use super::typing::{is_int_literal, Env};
-use super::walk::visit;
+use super::typing::SurfaceTypes;
 use super::Fragment;
-use adora_core::ast::{BinOp, Expr, ExprKind, Op, Pat, Prim, Program};
-use adora_core::types::Type;
+use adora_core::ast::{BinOp, Expr, ExprKind, Lit, Prim, Program, UnOp};
+use adora_core::types::{Base, Type};
+use adora_core::visit;
 use std::collections::BTreeSet;
 
-/// Constructs of the scalar fragment.
+/// Constructs of the scalar fragment (names of [`constructs`]), besides every binary
+/// operator (`binop:add`, ..., `binop:or`: see [`expected`]).
 pub const SCALAR: &[&str] = &[
-    "literal-real",
-    "literal-int",
-    "literal-bool",
     "var",
-    "add",
-    "sub",
-    "mul",
-    "div",
-    "mod",
-    "neg",
-    "compare",
-    "logic",
-    "not",
-    "min",
-    "max",
-    "abs",
-    "pow",
-    "floor",
-    "real",
-    "select",
+    "lit",
+    "lit:real",
+    "lit:int",
+    "lit:bool",
+    "unop",
+    "unop:neg",
+    "unop:not",
+    "binop",
+    "prim",
+    "prim:min",
+    "prim:max",
+    "prim:abs",
+    "prim:pow",
+    "prim:floor",
+    "prim:real",
+    "prim:select",
     "let",
-    "let-tuple",
+    "let:var",
+    "let:tuple",
     "tuple",
     "proj",
     "call",
-    "int-as-real",
+    "int-literal-as-real",
 ];
 
 /// Constructs of the bulk fragment beyond the scalar ones.
 pub const BULK: &[&str] = &[
-    "build-1d",
-    "build-2d",
+    "build",
+    "build:1d",
+    "build:2d",
     "index",
     "gather",
     "scatter",
-    "sum",
-    "sum_outer",
-    "replicate",
-    "transpose",
-    "reshape",
-    "append",
-    "stack",
-    "array-literal",
-    "iota",
+    "prim:sum",
+    "prim:sum_outer",
+    "prim:replicate",
+    "prim:transpose",
+    "prim:reshape",
+    "prim:append",
+    "prim:stack",
+    "array",
+    "prim:iota",
     "broadcast",
     "select-elementwise",
 ];
@@ -61,175 +62,123 @@ pub const BULK: &[&str] = &[
 /// Constructs of the SOAC fragment beyond the scalar ones.
 pub const SOAC: &[&str] = &[
     "map",
-    "reduce-add",
-    "reduce-mul",
-    "reduce-min",
-    "reduce-max",
-    "reduce-lambda",
+    "reduce",
+    "reduce:add",
+    "reduce:mul",
+    "reduce:min",
+    "reduce:max",
+    "reduce:lambda",
     "scan",
+    "scan:add",
+    "scan:mul",
+    "scan:min",
+    "scan:max",
+    "scan:lambda",
     "reduce_by_index",
+    "reduce_by_index:add",
+    "reduce_by_index:mul",
+    "reduce_by_index:min",
+    "reduce_by_index:max",
+    "reduce_by_index:lambda",
     "scatter_into",
     "loop",
+    "loop:var",
+    "loop:tuple",
     "if",
     "index",
-    "array-literal",
-    "iota",
-    "replicate",
+    "array",
+    "prim:iota",
+    "prim:replicate",
     "broadcast",
     "select-elementwise",
 ];
 
-/// Every construct the generator of `f` must produce.
-pub fn expected(f: Fragment) -> Vec<&'static str> {
+/// Every construct the generator of `f` must produce: [`SCALAR`], every binary operator,
+/// and the fragment's own constructs.
+pub fn expected(f: Fragment) -> Vec<String> {
     let extra: &[&str] = match f {
         Fragment::Scalar => &[],
         Fragment::Bulk => BULK,
         Fragment::Soac => SOAC,
     };
-    SCALAR.iter().chain(extra).copied().collect()
+    let binops = BinOp::ALL.iter().map(|op| {
+        let c = visit::Construct {
+            form: "binop",
+            variant: Some(op.name()),
+        };
+        c.to_string()
+    });
+    SCALAR
+        .iter()
+        .chain(extra)
+        .map(|s| s.to_string())
+        .chain(binops)
+        .collect()
 }
 
-/// The constructs a program uses.
-pub fn constructs(p: &Program) -> BTreeSet<&'static str> {
+/// The constructs a program uses: each node's form and construct in the vocabulary of
+/// [`visit::construct`] (`let` and `let:var`, `binop` and `binop:add`, ...), plus
+/// `broadcast` (an elementwise operator or `min`/`max` with one rank-0 operand and one of
+/// higher rank), `int-literal-as-real` (an integer literal operand of an operator whose
+/// other operand is real) and `select-elementwise` (a `select` whose condition is an
+/// array), from the checker's types ([`SurfaceTypes`]).
+pub fn constructs(p: &Program) -> BTreeSet<String> {
+    let types = SurfaceTypes::of(p);
     let mut out = BTreeSet::new();
     for d in &p.defs {
-        let mut env: Env = d
-            .params
-            .iter()
-            .map(|q| (q.name.clone(), q.ty.clone()))
-            .collect();
-        visit(
-            &p.defs,
-            &mut env,
-            &d.body,
-            &mut Vec::new(),
-            &mut |e, env, _| node_constructs(&p.defs, env, e, &mut out),
-        );
+        for e in visit::subexprs(&d.body) {
+            let c = visit::construct(e);
+            out.insert(c.form.to_string());
+            out.insert(c.to_string());
+            out.extend(typed_constructs(&types, e).into_iter().map(String::from));
+        }
     }
     out
 }
 
-fn rank_of(defs: &[adora_core::ast::Def], env: &Env, e: &Expr) -> Option<usize> {
-    match super::typing::type_of(defs, env, e)? {
-        Type::Array(_, s) => Some(s.len()),
-        Type::Tuple(_) => None,
+/// Whether `e` is an integer literal (possibly negated): such an operand takes the base
+/// of the other operand of an arithmetic or comparison operator.
+fn is_int_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Lit(Lit::Int(_)) => true,
+        ExprKind::Unary(UnOp::Neg, x) => is_int_literal(x),
+        _ => false,
     }
 }
 
-fn node_constructs(
-    defs: &[adora_core::ast::Def],
-    env: &Env,
-    e: &Expr,
-    out: &mut BTreeSet<&'static str>,
-) {
-    use adora_core::ast::Lit;
-    use ExprKind::*;
-    let broadcast = |a: &Expr, b: &Expr| {
-        let (ra, rb) = (rank_of(defs, env, a), rank_of(defs, env, b));
-        matches!((ra, rb), (Some(0), Some(r)) | (Some(r), Some(0)) if r > 0)
+fn typed_constructs(types: &SurfaceTypes, e: &Expr) -> Vec<&'static str> {
+    let rank = |x: &Expr| types.get(x).and_then(Type::as_array).map(|(_, s)| s.len());
+    let broadcast = |a: &Expr, b: &Expr| match (rank(a), rank(b)) {
+        (Some(0), Some(r)) | (Some(r), Some(0)) => r > 0,
+        _ => false,
     };
-    let name: &'static str = match &e.kind {
-        Var(_) => "var",
-        Lit(Lit::Real(_)) => "literal-real",
-        Lit(Lit::Int(_)) => "literal-int",
-        Lit(Lit::Bool(_)) => "literal-bool",
-        Array(_) => "array-literal",
-        Tuple(_) => "tuple",
-        Proj(..) => "proj",
-        Let(Pat::Var(_), ..) => "let",
-        Let(Pat::Tuple(_), ..) => "let-tuple",
-        If(..) => "if",
-        Unary(adora_core::ast::UnOp::Neg, _) => "neg",
-        Unary(adora_core::ast::UnOp::Not, _) => "not",
-        Binary(op, a, b) => {
+    let real = |x: &Expr| {
+        types
+            .get(x)
+            .and_then(Type::as_array)
+            .is_some_and(|(b, _)| b == Base::R)
+    };
+    let mut out = Vec::new();
+    match &e.kind {
+        ExprKind::Binary(_, a, b) => {
             if broadcast(a, b) {
-                out.insert("broadcast");
+                out.push("broadcast");
             }
-            let real = |x: &Expr| {
-                super::typing::type_of(defs, env, x)
-                    .is_some_and(|t| t.as_array().is_some_and(|(b, _)| b == adora_core::Base::R))
-            };
             if (is_int_literal(a) && real(b)) || (is_int_literal(b) && real(a)) {
-                out.insert("int-as-real");
-            }
-            match op {
-                BinOp::Add => "add",
-                BinOp::Sub => "sub",
-                BinOp::Mul => "mul",
-                BinOp::Div => "div",
-                BinOp::Mod => "mod",
-                BinOp::And | BinOp::Or => "logic",
-                _ => "compare",
+                out.push("int-literal-as-real");
             }
         }
-        Call(..) => "call",
-        Prim(p, args) => match p {
-            adora_core::ast::Prim::Min | adora_core::ast::Prim::Max => {
-                if broadcast(&args[0], &args[1]) {
-                    out.insert("broadcast");
-                }
-                if matches!(p, adora_core::ast::Prim::Min) {
-                    "min"
-                } else {
-                    "max"
-                }
-            }
-            adora_core::ast::Prim::Select => {
-                if rank_of(defs, env, &args[0]).is_some_and(|r| r > 0) {
-                    out.insert("select-elementwise");
-                }
-                "select"
-            }
-            other => prim_name(other),
-        },
-        Index(..) => "index",
-        Build(sh, ..) => {
-            if sh.len() >= 2 {
-                "build-2d"
-            } else {
-                "build-1d"
-            }
+        ExprKind::Prim(Prim::Min | Prim::Max, args)
+            if args.len() == 2 && broadcast(&args[0], &args[1]) =>
+        {
+            out.push("broadcast");
         }
-        Gather(..) => "gather",
-        Scatter(..) => "scatter",
-        Map(..) => "map",
-        Reduce(op, ..) => match op {
-            Op::Add => "reduce-add",
-            Op::Mul => "reduce-mul",
-            Op::Min => "reduce-min",
-            Op::Max => "reduce-max",
-            Op::Lambda(_) => "reduce-lambda",
-        },
-        Scan(..) => "scan",
-        ReduceByIndex { .. } => "reduce_by_index",
-        ScatterInto { .. } => "scatter_into",
-        Loop { .. } => "loop",
-    };
-    out.insert(name);
-}
-
-fn prim_name(p: &Prim) -> &'static str {
-    match p {
-        Prim::Exp => "exp",
-        Prim::Log => "log",
-        Prim::Sin => "sin",
-        Prim::Cos => "cos",
-        Prim::Tanh => "tanh",
-        Prim::Sqrt => "sqrt",
-        Prim::Abs => "abs",
-        Prim::Floor => "floor",
-        Prim::Real => "real",
-        Prim::Min => "min",
-        Prim::Max => "max",
-        Prim::Pow(_) => "pow",
-        Prim::Select => "select",
-        Prim::Sum => "sum",
-        Prim::SumOuter => "sum_outer",
-        Prim::Replicate(_) => "replicate",
-        Prim::Transpose(_) => "transpose",
-        Prim::Reshape(_) => "reshape",
-        Prim::Iota(_) => "iota",
-        Prim::Append => "append",
-        Prim::Stack => "stack",
+        ExprKind::Prim(Prim::Select, args)
+            if args.first().and_then(rank).is_some_and(|r| r > 0) =>
+        {
+            out.push("select-elementwise");
+        }
+        _ => {}
     }
+    out
 }

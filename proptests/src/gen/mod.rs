@@ -170,7 +170,7 @@ impl Case {
         self.program
             .defs
             .iter()
-            .map(|d| walk::node_count(&d.body))
+            .map(|d| adora_core::visit::node_count(&d.body))
             .sum()
     }
 

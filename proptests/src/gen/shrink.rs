@@ -3,20 +3,27 @@
 //! Steps: drop an unused helper `def`; drop an unused parameter of `main` (with its
 //! input) unless it is the only one; make a closed subexpression of `main` (one using
 //! only `main`'s parameters) its whole body, with its type as the result type; replace a
-//! subexpression (in pre-order, so large
-//! subtrees go first) by a strictly smaller expression of the same type — one of its
-//! own children that does not use the child's binders, a visible variable, or a
-//! constant (`0`, `false`, `replicate(n, 0)`, tuples of those); move an input scalar
-//! towards `0`, then `1`, then its integer part. Every step keeps the program well
-//! typed, so shrinking ends at a small readable counterexample.
+//! subexpression (in pre-order, so large subtrees go first) by a strictly smaller
+//! expression of the same type — one of its own children that does not use the child's
+//! binders, a visible variable, or a constant (`0`, `false`, `replicate(n, 0)`, tuples of
+//! those); move an input scalar towards `0`, then `1`, then its integer part.
+//!
+//! Types come from the checker ([`SurfaceTypes`]). They are contextual (an integer
+//! literal where a real is expected is typed `R`), so a replacement can still be
+//! ill-typed in its new place (`let t = y / 4 in x * t` → `let t = 4 in x * t`): every
+//! candidate program is confirmed by [`check::check_program`]. Every step thus keeps the
+//! program well typed, and shrinking ends at a small readable counterexample.
 
 use super::mk;
-use super::typing::{type_of, Env};
-use super::walk::{child_bindings, children, free_vars, mentions, node_count, replace_at, visit};
+use super::typing::{Env, SurfaceTypes};
+use super::walk::{replace_at, visit};
 use super::Case;
 use crate::values::Rat;
 use adora_core::ast::{Def, Expr, ExprKind, Prim};
+use adora_core::check;
+use adora_core::inline::calls_in;
 use adora_core::types::{Base, Type};
+use adora_core::visit::{free_vars, node_count, scoped_children};
 use adora_semantics::value::Value;
 use num_traits::{One, Zero};
 
@@ -42,6 +49,7 @@ pub fn zero_of(ty: &Type) -> Expr {
 pub fn candidates(case: &Case) -> Vec<Case> {
     let mut out = Vec::new();
     let defs = &case.program.defs;
+    let types = SurfaceTypes::of(&case.program);
     let main_pos = defs
         .iter()
         .rposition(|d| d.name == "main")
@@ -51,7 +59,7 @@ pub fn candidates(case: &Case) -> Vec<Case> {
         if k != main_pos
             && !defs
                 .iter()
-                .any(|o| o.name != d.name && calls(&o.body, &d.name))
+                .any(|o| o.name != d.name && calls_in(&o.body).iter().any(|c| *c.0 == d.name))
         {
             let mut c = case.clone();
             c.program.defs.remove(k);
@@ -61,8 +69,9 @@ pub fn candidates(case: &Case) -> Vec<Case> {
     // 2. unused parameters of main
     let main = &defs[main_pos];
     if main.params.len() > 1 {
+        let used = free_vars(&main.body);
         for (k, p) in main.params.iter().enumerate() {
-            if !mentions(&main.body, std::slice::from_ref(&p.name)) {
+            if !used.contains(&p.name) {
                 let mut c = case.clone();
                 c.program.defs[main_pos].params.remove(k);
                 c.inputs.remove(k);
@@ -79,7 +88,7 @@ pub fn candidates(case: &Case) -> Vec<Case> {
         .map(|p| (p.name.clone(), p.ty.clone()))
         .collect();
     visit(
-        defs,
+        &types,
         &mut env,
         &main.body,
         &mut Vec::new(),
@@ -92,10 +101,10 @@ pub fn candidates(case: &Case) -> Vec<Case> {
                     .rposition(|(n, _)| n == v)
                     .is_some_and(|k| k < params)
             });
-            if let (true, Some(t)) = (closed, type_of(defs, env, e)) {
+            if let (true, Some(t)) = (closed, types.get(e)) {
                 let mut c = case.clone();
                 c.program.defs[main_pos].body = e.clone();
-                c.program.defs[main_pos].ret = t;
+                c.program.defs[main_pos].ret = t.clone();
                 out.push(c);
             }
         },
@@ -104,13 +113,15 @@ pub fn candidates(case: &Case) -> Vec<Case> {
     let mut order: Vec<usize> = vec![main_pos];
     order.extend((0..defs.len()).filter(|&k| k != main_pos));
     for k in order {
-        for (path, new) in replacements(defs, &defs[k]) {
+        for (path, new) in replacements(&types, &defs[k]) {
             let mut c = case.clone();
             if replace_at(&mut c.program.defs[k].body, &path, new) {
                 out.push(c);
             }
         }
     }
+    // Contextual types can admit an ill-typed replacement (see the module documentation).
+    out.retain(|c| check::check_program(&c.program).is_ok());
     // 5. inputs towards 0 and 1
     for (k, v) in case.inputs.iter().enumerate() {
         for w in shrink_value(v) {
@@ -122,13 +133,8 @@ pub fn candidates(case: &Case) -> Vec<Case> {
     out
 }
 
-fn calls(e: &Expr, f: &str) -> bool {
-    matches!(&e.kind, ExprKind::Call(g, _) if g == f)
-        || children(e).into_iter().any(|c| calls(c, f))
-}
-
 /// (path, replacement) pairs for the body of `d`.
-fn replacements(defs: &[Def], d: &Def) -> Vec<(Vec<usize>, Expr)> {
+fn replacements(types: &SurfaceTypes, d: &Def) -> Vec<(Vec<usize>, Expr)> {
     let mut out = Vec::new();
     let mut env: Env = d
         .params
@@ -136,34 +142,31 @@ fn replacements(defs: &[Def], d: &Def) -> Vec<(Vec<usize>, Expr)> {
         .map(|p| (p.name.clone(), p.ty.clone()))
         .collect();
     visit(
-        defs,
+        types,
         &mut env,
         &d.body,
         &mut Vec::new(),
         &mut |e, env, path| {
-            let Some(ty) = type_of(defs, env, e) else {
+            let Some(ty) = types.get(e) else {
                 return;
             };
             let size = node_count(e);
             if size <= 1 {
                 // A leaf: a literal other than the smallest one still shrinks to it.
-                let z = zero_of(&ty);
+                let z = zero_of(ty);
                 if z != *e && matches!(e.kind, ExprKind::Lit(_)) && node_count(&z) == 1 {
                     out.push((path.clone(), z));
                 }
                 return;
             }
             let mut local: Vec<Expr> = Vec::new();
-            let z = zero_of(&ty);
+            let z = zero_of(ty);
             if node_count(&z) < size {
                 local.push(z);
             }
-            for (k, c) in children(e).into_iter().enumerate() {
-                let Some(extra) = child_bindings(defs, env, e, k) else {
-                    continue;
-                };
-                let names: Vec<String> = extra.iter().map(|(n, _)| n.clone()).collect();
-                if !mentions(c, &names) && type_of(defs, env, c).as_ref() == Some(&ty) {
+            for (c, bound) in scoped_children(e) {
+                let fv = free_vars(c);
+                if !bound.iter().any(|n| fv.contains(*n)) && types.get(c) == Some(ty) {
                     local.push(c.clone());
                 }
             }
@@ -173,7 +176,7 @@ fn replacements(defs: &[Def], d: &Def) -> Vec<(Vec<usize>, Expr)> {
                     continue;
                 }
                 seen.push(n);
-                if *t == ty {
+                if t == ty {
                     local.push(mk::var(n));
                 }
             }

@@ -1,394 +1,142 @@
-//! A small type inference for the surface programs the generators produce (all
-//! constructs of the core language, rank-0 broadcasting included). The shrinker uses it
-//! to find same-typed replacements, and the tests use it to cross-check the generator
-//! against `adora_core::check`. It returns `None` for anything ill-typed; it is not a
-//! substitute for the real checker (its error reporting is nil).
+//! Types of the subterms of generated surface programs, taken from the checker.
+//!
+//! The shrinker replaces surface subterms by same-typed ones, and the coverage measure
+//! looks at operand ranks, so both need the type of every *surface* node. No typing rule
+//! is stated here: each `def` is elaborated as an entry point by
+//! [`adora_core::check::elaborate`], its nodes are typed by
+//! [`adora_core::check::node_types`], and every surface node is paired with its
+//! elaborated counterpart. Elaboration keeps the shape of the tree except in two ways,
+//! which the pairing undoes: a broadcast operand is wrapped in `replicate`s (a surface
+//! `replicate` has rank at least 1, so it is never such an operand), and a call
+//! `f(a1, ..., an)` becomes `let q1 = a1 in ... let qn = an in body` (argument `k` is the
+//! value of the `k`-th `let`). The types are the checker's, so they are *contextual*: an
+//! integer literal where a real is expected has type `R`.
+//!
+//! This pairing is the only part that would disappear if `adora_core::check` offered the
+//! types of a surface program's nodes directly (its surface traversal already records
+//! them; see the report of this change).
 
-use super::walk::element;
-use adora_core::ast::{BinOp, Def, Expr, ExprKind, Lit as L, Name, Op, Pat, Prim, UnOp};
-use adora_core::types::{Base, Shape, Type};
+use adora_core::ast::{Expr, ExprKind, Name, Op, Pat, Prim, Program};
+use adora_core::check::{self, NodeTypes};
+use adora_core::types::Type;
+use adora_core::visit::children;
+use std::collections::HashMap;
 
 /// A typing environment: innermost binding last.
 pub type Env = Vec<(Name, Type)>;
 
-/// Binds a pattern to a value of type `ty`.
-pub fn bind_pat(p: &Pat, ty: &Type) -> Option<Vec<(Name, Type)>> {
-    match (p, ty) {
-        (Pat::Var(n), t) => Some(vec![(n.clone(), t.clone())]),
-        (Pat::Tuple(ns), Type::Tuple(ts)) if ns.len() == ts.len() => {
-            Some(ns.iter().cloned().zip(ts.iter().cloned()).collect())
-        }
+/// The type of one outer slice of an array type (`R[3,4]` → `R[4]`).
+pub fn element(t: &Type) -> Option<Type> {
+    match t {
+        Type::Array(b, s) if !s.is_empty() => Some(Type::Array(*b, s[1..].to_vec())),
         _ => None,
     }
 }
 
-fn lookup(env: &Env, n: &str) -> Option<Type> {
-    env.iter()
-        .rev()
-        .find(|(m, _)| m == n)
-        .map(|(_, t)| t.clone())
+/// The types of the nodes of a surface program's `def` bodies, keyed by node address:
+/// valid while the program is neither moved nor mutated. A `def` of a program that does
+/// not elaborate has no types.
+#[derive(Clone, Debug, Default)]
+pub struct SurfaceTypes {
+    map: HashMap<usize, Type>,
 }
 
-fn arr(t: &Type) -> Option<(Base, &Shape)> {
-    t.as_array()
+fn key(e: &Expr) -> usize {
+    e as *const Expr as usize
 }
 
-fn owned(t: Type) -> Option<(Base, Shape)> {
-    match t {
-        Type::Array(b, s) => Some((b, s)),
-        Type::Tuple(_) => None,
-    }
-}
-
-fn is_int_scalar(t: &Type) -> bool {
-    *t == Type::scalar(Base::Z)
-}
-
-/// The shape two elementwise operands combine to (equal, or one of them rank 0).
-pub fn broadcast(a: &Shape, b: &Shape) -> Option<Shape> {
-    if a == b || b.is_empty() {
-        Some(a.clone())
-    } else if a.is_empty() {
-        Some(b.clone())
-    } else {
-        None
-    }
-}
-
-/// The type of `e` under `env` with the `def`s `defs` callable; `None` if ill-typed.
-pub fn type_of(defs: &[Def], env: &Env, e: &Expr) -> Option<Type> {
-    let mut env = env.clone();
-    infer(defs, &mut env, e)
-}
-
-fn with<T>(env: &mut Env, extra: Vec<(Name, Type)>, f: impl FnOnce(&mut Env) -> T) -> T {
-    let n = extra.len();
-    env.extend(extra);
-    let r = f(env);
-    env.truncate(env.len() - n);
-    r
-}
-
-fn ints(names: &[Name]) -> Vec<(Name, Type)> {
-    names
-        .iter()
-        .map(|n| (n.clone(), Type::scalar(Base::Z)))
-        .collect()
-}
-
-fn all_int(defs: &[Def], env: &mut Env, ix: &[Expr]) -> bool {
-    ix.iter()
-        .all(|i| infer(defs, env, i).is_some_and(|t| is_int_scalar(&t)))
-}
-
-fn infer(defs: &[Def], env: &mut Env, e: &Expr) -> Option<Type> {
-    use ExprKind::*;
-    match &e.kind {
-        Var(n) => lookup(env, n),
-        Lit(L::Int(_)) => Some(Type::scalar(Base::Z)),
-        Lit(L::Real(_)) => Some(Type::scalar(Base::R)),
-        Lit(L::Bool(_)) => Some(Type::scalar(Base::B)),
-        Array(es) | Prim(adora_core::ast::Prim::Stack, es) => {
-            let first = infer(defs, env, es.first()?)?;
-            for x in &es[1..] {
-                if infer(defs, env, x)? != first {
-                    return None;
-                }
-            }
-            let (b, s) = arr(&first)?;
-            Some(Type::Array(b, [vec![es.len()], s.clone()].concat()))
-        }
-        Tuple(es) if es.len() >= 2 => Some(Type::Tuple(
-            es.iter()
-                .map(|x| infer(defs, env, x))
-                .collect::<Option<_>>()?,
-        )),
-        Tuple(_) => None,
-        Proj(x, k) => match infer(defs, env, x)? {
-            Type::Tuple(ts) => ts.get(*k).cloned(),
-            _ => None,
-        },
-        Let(p, a, b) => {
-            let ta = infer(defs, env, a)?;
-            let extra = bind_pat(p, &ta)?;
-            with(env, extra, |env| infer(defs, env, b))
-        }
-        If(c, a, b) => {
-            let tc = infer(defs, env, c)?;
-            let (ta, tb) = (infer(defs, env, a)?, infer(defs, env, b)?);
-            (tc == Type::scalar(Base::B) && ta == tb).then_some(ta)
-        }
-        Unary(op, a) => {
-            let t = infer(defs, env, a)?;
-            let (b, _) = arr(&t)?;
-            let ok = match op {
-                UnOp::Neg => b != Base::B,
-                UnOp::Not => b == Base::B,
+impl SurfaceTypes {
+    /// Types every node of every `def` body of `p` (see the module documentation).
+    pub fn of(p: &Program) -> SurfaceTypes {
+        let mut out = SurfaceTypes::default();
+        for d in &p.defs {
+            let Ok(f) = check::elaborate(p, &d.name) else {
+                continue;
             };
-            ok.then_some(t)
+            if let Ok(types) = check::node_types(&f) {
+                out.pair(&d.body, &f.body, &types);
+            }
         }
-        Binary(op, a, b) => {
-            let (mut ta, mut tb) = (infer(defs, env, a)?, infer(defs, env, b)?);
-            // An integer literal next to a real operand is real (the checker's flexible
-            // literal rule).
-            if is_int_literal(a) && arr(&tb).is_some_and(|(b, _)| b == Base::R) {
-                ta = Type::real();
+        out
+    }
+
+    /// The type of the surface node `e`, if it was typed.
+    pub fn get(&self, e: &Expr) -> Option<&Type> {
+        self.map.get(&key(e))
+    }
+
+    /// The types of the names `e` binds, in the order of
+    /// [`adora_core::visit::node_binders`]; `None` when a needed type is missing.
+    pub fn binder_types(&self, e: &Expr) -> Option<Vec<Type>> {
+        use ExprKind::*;
+        let ty = |x: &Expr| self.get(x).cloned();
+        let pat = |p: &Pat, t: Type| match (p, t) {
+            (Pat::Var(_), t) => Some(vec![t]),
+            (Pat::Tuple(ns), Type::Tuple(ts)) if ns.len() == ts.len() => Some(ts),
+            _ => None,
+        };
+        let slices = |op: &Op, arr: &Expr| match op {
+            Op::Lambda(l) => Some(vec![element(&ty(arr)?)?; l.params.len()]),
+            _ => Some(Vec::new()),
+        };
+        match &e.kind {
+            Let(p, v, _) => pat(p, ty(v)?),
+            Build(_, bs, _) | Gather(_, _, bs, _) | Scatter(_, _, bs, _) => {
+                Some(vec![Type::int(); bs.len()])
             }
-            if is_int_literal(b) && arr(&ta).is_some_and(|(b, _)| b == Base::R) {
-                tb = Type::real();
+            Map(_, xs) => xs.iter().map(|x| element(&ty(x)?)).collect(),
+            Reduce(op, _, xs) | Scan(op, _, xs) => slices(op, xs),
+            ReduceByIndex { op, dest, .. } => slices(op, dest),
+            Loop { acc, init, .. } => {
+                let mut out = pat(acc, ty(init)?)?;
+                out.push(Type::int());
+                Some(out)
             }
-            binary(*op, &ta, &tb)
+            _ => Some(Vec::new()),
         }
-        Call(f, args) => {
-            let d = defs.iter().find(|d| &d.name == f)?;
-            if d.params.len() != args.len() {
-                return None;
-            }
-            for (p, a) in d.params.iter().zip(args) {
-                if infer(defs, env, a)? != p.ty {
-                    return None;
+    }
+
+    /// Records the type of surface node `s` and its descendants, `t` being its elaborated
+    /// counterpart (possibly under broadcast `replicate`s); stops where the shapes differ.
+    fn pair(&mut self, s: &Expr, mut t: &Expr, types: &NodeTypes) {
+        if !matches!(s.kind, ExprKind::Prim(Prim::Replicate(_), _)) {
+            while let ExprKind::Prim(Prim::Replicate(_), xs) = &t.kind {
+                match xs.as_slice() {
+                    [x] => t = x,
+                    _ => return,
                 }
             }
-            Some(d.ret.clone())
         }
-        Prim(p, args) => {
-            let ts = args
-                .iter()
-                .map(|a| infer(defs, env, a))
-                .collect::<Option<Vec<_>>>()?;
-            prim(p, &ts)
-        }
-        Index(x, ix) => {
-            let t = infer(defs, env, x)?;
-            let (b, s) = arr(&t)?;
-            if ix.is_empty() || ix.len() > s.len() || !all_int(defs, env, ix) {
-                return None;
+        let tc = match &s.kind {
+            ExprKind::Call(_, args) => let_values(t, args.len()),
+            k if k.form_name() == t.kind.form_name() => children(t),
+            _ => return,
+        };
+        let Some(ty) = types.get(t) else {
+            return;
+        };
+        self.map.insert(key(s), ty.clone());
+        let sc = children(s);
+        if sc.len() == tc.len() {
+            for (a, b) in sc.into_iter().zip(tc) {
+                self.pair(a, b, types);
             }
-            Some(Type::Array(b, s[ix.len()..].to_vec()))
-        }
-        Build(sh, names, body) => {
-            if sh.is_empty() || sh.len() != names.len() {
-                return None;
-            }
-            let t = with(env, ints(names), |env| infer(defs, env, body))?;
-            let (b, s) = arr(&t)?;
-            Some(Type::Array(b, [sh.clone(), s.clone()].concat()))
-        }
-        Gather(sh, src, names, ix) => {
-            let t = infer(defs, env, src)?;
-            let (b, s) = arr(&t)?;
-            let ok = !sh.is_empty()
-                && sh.len() == names.len()
-                && !ix.is_empty()
-                && ix.len() <= s.len()
-                && with(env, ints(names), |env| all_int(defs, env, ix));
-            ok.then(|| Type::Array(b, [sh.clone(), s[ix.len()..].to_vec()].concat()))
-        }
-        Scatter(sh, src, names, ix) => {
-            let t = infer(defs, env, src)?;
-            let (b, s) = arr(&t)?;
-            let k = names.len();
-            let ok = k >= 1
-                && k <= s.len()
-                && !ix.is_empty()
-                && ix.len() <= sh.len()
-                && sh[ix.len()..] == s[k..]
-                && with(env, ints(names), |env| all_int(defs, env, ix));
-            ok.then(|| Type::Array(b, sh.clone()))
-        }
-        Map(l, xs) => {
-            if xs.is_empty() || l.params.len() != xs.len() {
-                return None;
-            }
-            let mut n = None;
-            let mut extra = Vec::new();
-            for (p, x) in l.params.iter().zip(xs) {
-                let t = infer(defs, env, x)?;
-                let (_, s) = arr(&t)?;
-                if n.is_some_and(|n| n != s.first().copied()) {
-                    return None;
-                }
-                n = Some(s.first().copied());
-                extra.push((p.clone(), element(&t)?));
-            }
-            let n = n??;
-            let t = with(env, extra, |env| infer(defs, env, &l.body))?;
-            let (b, s) = arr(&t)?;
-            Some(Type::Array(b, [vec![n], s.clone()].concat()))
-        }
-        Reduce(op, ne, xs) | Scan(op, ne, xs) => {
-            let tn = infer(defs, env, ne)?;
-            let tx = infer(defs, env, xs)?;
-            if element(&tx)? != tn || !op_ok(defs, env, op, &tn) {
-                return None;
-            }
-            Some(if matches!(e.kind, Reduce(..)) { tn } else { tx })
-        }
-        ReduceByIndex {
-            dest,
-            op,
-            ne,
-            is,
-            vs,
-        } => {
-            let td = infer(defs, env, dest)?;
-            let tn = infer(defs, env, ne)?;
-            let ti = infer(defs, env, is)?;
-            let tv = infer(defs, env, vs)?;
-            let ok = element(&td)? == tn
-                && element(&tv)? == tn
-                && index_array(&ti, &tv)
-                && op_ok(defs, env, op, &tn);
-            ok.then_some(td)
-        }
-        ScatterInto { dest, is, vs } => {
-            let td = infer(defs, env, dest)?;
-            let ti = infer(defs, env, is)?;
-            let tv = infer(defs, env, vs)?;
-            (element(&td)? == element(&tv)? && index_array(&ti, &tv)).then_some(td)
-        }
-        Loop {
-            acc,
-            init,
-            var,
-            body,
-            ..
-        } => {
-            let t = infer(defs, env, init)?;
-            let mut extra = bind_pat(acc, &t)?;
-            extra.push((var.clone(), Type::scalar(Base::Z)));
-            let tb = with(env, extra, |env| infer(defs, env, body))?;
-            (tb == t).then_some(t)
         }
     }
 }
 
-/// Whether `e` is an integer literal (possibly negated): such an operand takes the base
-/// of the other operand of an arithmetic or comparison operator.
-pub fn is_int_literal(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Lit(L::Int(_)) => true,
-        ExprKind::Unary(UnOp::Neg, x) => is_int_literal(x),
-        _ => false,
-    }
-}
-
-fn index_array(ti: &Type, tv: &Type) -> bool {
-    match (ti, tv) {
-        (Type::Array(Base::Z, si), Type::Array(_, sv)) => si.len() == 1 && sv.first() == si.first(),
-        _ => false,
-    }
-}
-
-fn op_ok(defs: &[Def], env: &mut Env, op: &Op, t: &Type) -> bool {
-    match op {
-        Op::Lambda(l) => {
-            l.params.len() == 2
-                && with(
-                    env,
-                    l.params.iter().map(|p| (p.clone(), t.clone())).collect(),
-                    |env| infer(defs, env, &l.body).as_ref() == Some(t),
-                )
-        }
-        _ => arr(t).is_some_and(|(b, _)| b != Base::B),
-    }
-}
-
-fn binary(op: BinOp, ta: &Type, tb: &Type) -> Option<Type> {
-    let (ba, sa) = arr(ta)?;
-    let (bb, sb) = arr(tb)?;
-    if ba != bb {
-        return None;
-    }
-    let s = broadcast(sa, sb)?;
-    use BinOp::*;
-    let (ok, out) = match op {
-        Add | Sub | Mul | Div => (ba != Base::B, ba),
-        Mod => (ba == Base::Z, ba),
-        Eq | Ne => (true, Base::B),
-        Lt | Le | Gt | Ge => (ba != Base::B, Base::B),
-        And | Or => (ba == Base::B, Base::B),
-    };
-    ok.then_some(Type::Array(out, s))
-}
-
-fn prim(p: &Prim, ts: &[Type]) -> Option<Type> {
-    use Prim::*;
-    let one = |want: &[Base]| -> Option<Type> {
-        match ts {
-            [t] if arr(t).is_some_and(|(b, _)| want.contains(&b)) => Some(t.clone()),
-            _ => None,
-        }
-    };
-    match p {
-        Exp | Log | Sin | Cos | Tanh | Sqrt | Pow(_) => one(&[Base::R]),
-        Abs => one(&[Base::R, Base::Z]),
-        Floor => Some(Type::Array(Base::Z, arr(&one(&[Base::R])?)?.1.clone())),
-        Real => Some(Type::Array(Base::R, arr(&one(&[Base::Z])?)?.1.clone())),
-        Min | Max => match ts {
-            [a, b] => {
-                let (ba, sa) = arr(a)?;
-                let (bb, sb) = arr(b)?;
-                (ba == bb && ba != Base::B).then_some(())?;
-                Some(Type::Array(ba, broadcast(sa, sb)?))
+/// The bound values of the first `n` nested `let`s of `e` (an inlined call's arguments);
+/// empty when `e` has fewer.
+fn let_values(mut e: &Expr, n: usize) -> Vec<&Expr> {
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        match &e.kind {
+            ExprKind::Let(Pat::Var(_), v, b) => {
+                out.push(&**v);
+                e = b;
             }
-            _ => None,
-        },
-        Select => match ts {
-            [c, a, b] if a == b => match arr(c)? {
-                (Base::B, s) if s.is_empty() => Some(a.clone()),
-                (Base::B, s) => (arr(a)?.1 == s).then(|| a.clone()),
-                _ => None,
-            },
-            _ => None,
-        },
-        Sum => {
-            let (b, s) = owned(one(&[Base::R, Base::Z])?)?;
-            (!s.is_empty()).then_some(Type::scalar(b))
-        }
-        SumOuter => {
-            let t = one(&[Base::R, Base::Z])?;
-            element(&t)
-        }
-        Replicate(n) => {
-            let (b, s) = owned(one(&[Base::R, Base::Z, Base::B])?)?;
-            Some(Type::Array(b, [vec![*n], s.clone()].concat()))
-        }
-        Transpose(perm) => {
-            let (b, s) = owned(one(&[Base::R, Base::Z, Base::B])?)?;
-            let mut seen = vec![false; s.len()];
-            if perm.len() != s.len() {
-                return None;
-            }
-            for &q in perm {
-                if q >= s.len() || seen[q] {
-                    return None;
-                }
-                seen[q] = true;
-            }
-            Some(Type::Array(b, perm.iter().map(|&q| s[q]).collect()))
-        }
-        Reshape(sh) => {
-            let (b, s) = owned(one(&[Base::R, Base::Z, Base::B])?)?;
-            (s.iter().product::<usize>() == sh.iter().product::<usize>())
-                .then(|| Type::Array(b, sh.clone()))
-        }
-        Iota(n) => ts.is_empty().then(|| Type::Array(Base::Z, vec![*n])),
-        Append => match ts {
-            [a, c] => {
-                let (ba, sa) = arr(a)?;
-                let (bc, sc) = arr(c)?;
-                let ok = ba == bc && !sa.is_empty() && !sc.is_empty() && sa[1..] == sc[1..];
-                ok.then(|| Type::Array(ba, [vec![sa[0] + sc[0]], sa[1..].to_vec()].concat()))
-            }
-            _ => None,
-        },
-        Stack => {
-            let first = ts.first()?;
-            let (b, s) = arr(first)?;
-            ts.iter()
-                .all(|t| t == first)
-                .then(|| Type::Array(b, [vec![ts.len()], s.clone()].concat()))
+            _ => return Vec::new(),
         }
     }
+    out
 }

@@ -1,90 +1,49 @@
 //! Alpha-equivalence of expressions: both sides' bound variables are renamed canonically
 //! (in traversal order) and the results compared structurally.
 
-use crate::gen::walk::{children, children_mut, declared, in_scope};
-use adora_core::ast::{Expr, ExprKind, Function, Name, Op, Pat};
+use adora_core::ast::{Expr, ExprKind, Function, Name};
+use adora_core::visit::{rebuild, Rebuild, ScopedMap};
 
-fn set_pat(p: &mut Pat, names: &mut impl Iterator<Item = Name>) {
-    match p {
-        Pat::Var(n) => *n = names.next().unwrap_or_default(),
-        Pat::Tuple(ns) => ns
-            .iter_mut()
-            .for_each(|n| *n = names.next().unwrap_or_default()),
+/// Renames binders to `_b1`, `_b2`, ... in the order [`rebuild`] meets them.
+#[derive(Default)]
+struct Canon {
+    scope: ScopedMap<Name>,
+    counter: usize,
+}
+
+impl Canon {
+    fn go(&mut self, e: &Expr) -> Expr {
+        match &e.kind {
+            ExprKind::Var(v) => {
+                let new = self.scope.get(v).unwrap_or(v).clone();
+                Expr::new(ExprKind::Var(new), e.span)
+            }
+            _ => rebuild(e, self),
+        }
     }
 }
 
-/// Writes the declared names of `e` (same order as [`declared`]).
-fn set_declared(e: &mut Expr, names: Vec<Name>) {
-    use ExprKind::*;
-    let mut it = names.into_iter();
-    match &mut e.kind {
-        Let(p, ..) => set_pat(p, &mut it),
-        Build(_, ns, _) | Gather(_, _, ns, _) | Scatter(_, _, ns, _) => ns
-            .iter_mut()
-            .for_each(|n| *n = it.next().unwrap_or_default()),
-        Map(l, _) => l
-            .params
-            .iter_mut()
-            .for_each(|n| *n = it.next().unwrap_or_default()),
-        Reduce(op, ..) | Scan(op, ..) | ReduceByIndex { op, .. } => {
-            if let Op::Lambda(l) = op {
-                l.params
-                    .iter_mut()
-                    .for_each(|n| *n = it.next().unwrap_or_default());
-            }
-        }
-        Loop { acc, var, .. } => {
-            set_pat(acc, &mut it);
-            *var = it.next().unwrap_or_default();
-        }
-        _ => {}
+impl Rebuild for Canon {
+    fn binder(&mut self, _: &Name) -> Name {
+        self.counter += 1;
+        format!("_b{}", self.counter)
     }
-}
 
-fn canon(e: &Expr, env: &mut Vec<(Name, Name)>, counter: &mut usize) -> Expr {
-    if let ExprKind::Var(v) = &e.kind {
-        let new = env
-            .iter()
-            .rev()
-            .find(|(old, _)| old == v)
-            .map(|(_, n)| n.clone())
-            .unwrap_or_else(|| v.clone());
-        return Expr::new(ExprKind::Var(new), e.span);
+    fn child(&mut self, e: &Expr, bound: &[(Name, Name)]) -> Expr {
+        for (old, new) in bound {
+            self.scope.push(old, new.clone());
+        }
+        let out = self.go(e);
+        for (old, _) in bound.iter().rev() {
+            self.scope.pop(old);
+        }
+        out
     }
-    let old = declared(e);
-    let fresh: Vec<Name> = old
-        .iter()
-        .map(|_| {
-            *counter += 1;
-            format!("_b{counter}")
-        })
-        .collect();
-    let mut out = e.clone();
-    set_declared(&mut out, fresh.clone());
-    let kids: Vec<Expr> = children(e)
-        .into_iter()
-        .enumerate()
-        .map(|(k, c)| {
-            let scoped = in_scope(e, k);
-            if scoped {
-                env.extend(old.iter().cloned().zip(fresh.iter().cloned()));
-            }
-            let r = canon(c, env, counter);
-            if scoped {
-                env.truncate(env.len() - old.len());
-            }
-            r
-        })
-        .collect();
-    for (slot, k) in children_mut(&mut out).into_iter().zip(kids) {
-        *slot = k;
-    }
-    out
 }
 
 /// `e` with its bound variables renamed canonically.
 pub fn canonical(e: &Expr) -> Expr {
-    canon(e, &mut Vec::new(), &mut 0)
+    Canon::default().go(e)
 }
 
 /// Whether two expressions are equal up to renaming of bound variables.
@@ -95,12 +54,6 @@ pub fn alpha_eq(a: &Expr, b: &Expr) -> bool {
 /// Whether two functions are equal up to renaming of bound variables in their bodies
 /// (names, parameters and result types must be equal).
 pub fn functions_alpha_eq(f: &Function, g: &Function) -> bool {
-    f.name == g.name
-        && f.ret == g.ret
-        && f.params.len() == g.params.len()
-        && f.params
-            .iter()
-            .zip(&g.params)
-            .all(|(p, q)| p.name == q.name && p.ty == q.ty)
-        && alpha_eq(&f.body, &g.body)
+    // `Param` equality compares names and types.
+    f.name == g.name && f.ret == g.ret && f.params == g.params && alpha_eq(&f.body, &g.body)
 }

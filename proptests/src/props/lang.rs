@@ -4,9 +4,9 @@ use super::alpha::functions_alpha_eq;
 use super::util::{diag, exact, fail, load, load_program, Eval};
 use crate::catalogue::{Check, Outcome, Pass, Property};
 use crate::gen::strategy::CaseStrategy;
-use crate::gen::walk::children;
 use crate::gen::{Case, RetKind};
-use adora_core::ast::{Def, Expr, Function, Program};
+use adora_core::ast::{Expr, Program};
+use adora_core::visit::children;
 use adora_core::{check, pretty};
 
 /// The language properties.
@@ -44,30 +44,6 @@ pub fn properties() -> Vec<Property> {
     ]
 }
 
-/// Defs with spans cleared (expression spans are ignored by `==` already).
-fn same_def(a: &Def, b: &Def) -> bool {
-    a.name == b.name
-        && a.ret == b.ret
-        && a.params.len() == b.params.len()
-        && a.params
-            .iter()
-            .zip(&b.params)
-            .all(|(p, q)| p.name == q.name && p.ty == q.ty)
-        && a.body == b.body
-}
-
-/// Functions equal apart from spans.
-pub fn same_function(f: &Function, g: &Function) -> bool {
-    f.name == g.name
-        && f.ret == g.ret
-        && f.params.len() == g.params.len()
-        && f.params
-            .iter()
-            .zip(&g.params)
-            .all(|(p, q)| p.name == q.name && p.ty == q.ty)
-        && f.body == g.body
-}
-
 /// The first pair of differing subexpressions (descending while the children line up).
 pub fn first_diff<'a>(a: &'a Expr, b: &'a Expr) -> Option<(&'a Expr, &'a Expr)> {
     if a == b {
@@ -87,7 +63,7 @@ pub fn first_diff<'a>(a: &'a Expr, b: &'a Expr) -> Option<(&'a Expr, &'a Expr)> 
 
 fn describe_diff(p: &Program, q: &Program) -> String {
     for (a, b) in p.defs.iter().zip(&q.defs) {
-        if !same_def(a, b) {
+        if a != b {
             if let Some((x, y)) = first_diff(&a.body, &b.body) {
                 return format!(
                     "in def {}: generated subexpression\n  {}\n  {:?}\nreads back as\n  {}\n  {:?}",
@@ -112,12 +88,8 @@ fn roundtrip(case: &Case) -> Outcome {
     let src = pretty::program(&case.program);
     let q = adora_core::parse(&src)
         .map_err(|d| format!("the printed program does not parse: {}", diag(&d, &src)))?;
-    let same = q.defs.len() == case.program.defs.len()
-        && q.defs
-            .iter()
-            .zip(&case.program.defs)
-            .all(|(a, b)| same_def(a, b));
-    if !same {
+    // `Def` equality ignores spans.
+    if q.defs != case.program.defs {
         return fail(format!(
             "parse(print(p)) != p: {}",
             describe_diff(&case.program, &q)
@@ -174,7 +146,8 @@ fn idempotent(case: &Case) -> Outcome {
     })?;
     let f2 = load_program(&p2, &f1.name)
         .map_err(|e| format!("the printed elaborated function: {e}\n{text}"))?;
-    if !same_function(&f1, &f2) {
+    // `Function` equality ignores spans.
+    if f1 != f2 {
         let alpha = if functions_alpha_eq(&f1, &f2) {
             "only up to renaming of bound variables"
         } else {

@@ -1,0 +1,75 @@
+//! The type of every node of an elaborated function, from one strict checking pass.
+//!
+//! Passes that look at nodes one at a time (the cost models, which are told of each
+//! evaluated node by reference) need each node's static type: its base type and shape.
+//! [`node_types`] runs the strict traversal of [`super::type_of`] over a function's body,
+//! recording the type it assigns to each node, so no typing rule is stated twice.
+
+use super::elab::NodeMap;
+use crate::ast::{Expr, Function};
+use crate::diag::{Diagnostic, ErrorKind, Result};
+use crate::types::Type;
+
+/// The static type of every node of one elaborated function's body (lambda bodies and
+/// index-map expressions included), keyed by the node's address ([`NodeTypes::key`]).
+///
+/// The map borrows nothing, so it is valid only while the typed function is neither moved
+/// nor mutated (nor dropped): moving it moves the body's root node, and a rebuilt or freed
+/// node's address may be reused by another. Looking up a node of another tree gives `None`
+/// as long as the typed function is alive and unchanged.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeTypes {
+    map: NodeMap,
+}
+
+impl NodeTypes {
+    /// The key of a node: its address (`*const Expr` as `usize`), meaningful only while its
+    /// tree is neither moved nor mutated.
+    pub fn key(e: &Expr) -> usize {
+        e as *const Expr as usize
+    }
+
+    /// The type of `e`, if `e` is a node of the typed function.
+    pub fn get(&self, e: &Expr) -> Option<&Type> {
+        self.map.get(&Self::key(e))
+    }
+
+    /// The type of `e`, or an [`ErrorKind::Unsupported`] diagnostic at `e`'s span when `e`
+    /// is not a node of the typed function.
+    pub fn of(&self, e: &Expr) -> Result<&Type> {
+        self.get(e).ok_or_else(|| {
+            Diagnostic::new(
+                ErrorKind::Unsupported,
+                e.span,
+                "this expression is not a node of the typed function",
+            )
+        })
+    }
+
+    /// The number of typed nodes (every node of the body: `visit::node_count(&f.body)`).
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether no node is typed (never the case for a successfully typed function).
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// Types every node of the elaborated function `f` in one pass: the strict traversal of
+/// [`super::type_of`] on `f.body` under `f`'s parameters, recording the type it gives each
+/// node — the type `type_of` gives that subtree in its environment (the parameters and
+/// the binders in scope there).
+///
+/// Errors are those of `type_of` on the body (an ill-typed function, or one with calls
+/// or implicit broadcasts, is an error, never a panic). The elaborated invariants that do
+/// not affect types — unique binder names, the body's type equal to the declared result,
+/// the size limits — are [`super::check_function`]'s job and are not checked here. Like
+/// `type_of`, this recurses once per tree level: run it through [`crate::with_stack`] on
+/// deeply nested functions.
+pub fn node_types(f: &Function) -> Result<NodeTypes> {
+    let mut map = NodeMap::new();
+    super::type_body(f, Some(&mut map))?;
+    Ok(NodeTypes { map })
+}
