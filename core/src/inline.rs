@@ -17,7 +17,7 @@
 use crate::ast::{Def, Expr, ExprKind, Name, Pat};
 use crate::diag::{Diagnostic, ErrorKind, Result, Span};
 use crate::limits::{MAX_DEPTH, MAX_NODES};
-use crate::visit::{all_names, children, ExpandCall, Uniquifier};
+use crate::visit::{all_names, children, subexprs, ExpandCall, Uniquifier};
 use std::collections::HashMap;
 
 fn index_of(defs: &[Def]) -> HashMap<&str, usize> {
@@ -30,17 +30,13 @@ fn index_of(defs: &[Def]) -> HashMap<&str, usize> {
 
 /// The calls in `e` (callee name and span of the call), in source order. Iterative.
 pub fn calls_in(e: &Expr) -> Vec<(&Name, Span)> {
-    let mut out = Vec::new();
-    let mut stack = vec![e];
-    while let Some(x) = stack.pop() {
-        if let ExprKind::Call(f, _) = &x.kind {
-            out.push((f, x.span));
-        }
-        let mut cs = children(x);
-        cs.reverse();
-        stack.extend(cs);
-    }
-    out
+    subexprs(e)
+        .into_iter()
+        .filter_map(|x| match &x.kind {
+            ExprKind::Call(f, _) => Some((f, x.span)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The indices of `defs` ordered so that every `def` comes after the `def`s it calls

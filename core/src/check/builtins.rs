@@ -103,7 +103,7 @@ impl Elab<'_> {
             Iota(n) => (mk(Vec::new()), Type::Array(Base::Z, vec![*n])),
             Min | Max => {
                 let (oa, ob) = self.pair(&args[0], &args[1], hint)?;
-                let what = format!("`{}`", rules::prim_name(p));
+                let what = format!("`{}`", p.name());
                 let (base, shape) = rules::common(&what, sp, opd(&oa), opd(&ob), bc)?;
                 if base == Base::B {
                     return Err(err(

@@ -72,54 +72,6 @@ fn bases(allowed: &[Base]) -> String {
     names.join(" or ")
 }
 
-/// The operator's concrete syntax.
-pub(crate) fn binop_symbol(op: BinOp) -> &'static str {
-    use BinOp::*;
-    match op {
-        Add => "+",
-        Sub => "-",
-        Mul => "*",
-        Div => "/",
-        Mod => "%",
-        Eq => "==",
-        Ne => "!=",
-        Lt => "<",
-        Le => "<=",
-        Gt => ">",
-        Ge => ">=",
-        And => "&&",
-        Or => "||",
-    }
-}
-
-/// The built-in's name in concrete syntax.
-pub(crate) fn prim_name(p: &Prim) -> &'static str {
-    use Prim::*;
-    match p {
-        Exp => "exp",
-        Log => "log",
-        Sin => "sin",
-        Cos => "cos",
-        Tanh => "tanh",
-        Sqrt => "sqrt",
-        Abs => "abs",
-        Floor => "floor",
-        Real => "real",
-        Min => "min",
-        Max => "max",
-        Pow(_) => "pow",
-        Select => "select",
-        Sum => "sum",
-        SumOuter => "sum_outer",
-        Replicate(_) => "replicate",
-        Transpose(_) => "transpose",
-        Reshape(_) => "reshape",
-        Iota(_) => "iota",
-        Append => "append",
-        Stack => "stack",
-    }
-}
-
 /// Checks the number of expression arguments of a built-in.
 pub(crate) fn prim_arity(p: &Prim, span: Span, n: usize) -> Result<()> {
     use Prim::*;
@@ -143,10 +95,7 @@ pub(crate) fn prim_arity(p: &Prim, span: Span, n: usize) -> Result<()> {
     Err(err(
         ErrorKind::Type,
         span,
-        format!(
-            "`{}` takes {want} argument(s) but {n} were given",
-            prim_name(p)
-        ),
+        format!("`{}` takes {want} argument(s) but {n} were given", p.name()),
     ))
 }
 
@@ -248,7 +197,7 @@ pub(crate) fn common(what: &str, span: Span, a: Opd, b: Opd, bc: bool) -> Result
 /// `a op b`: the result type and the shape both operands must have.
 pub(crate) fn binary(op: BinOp, span: Span, a: Opd, b: Opd, bc: bool) -> Result<(Type, Shape)> {
     use BinOp::*;
-    let what = format!("`{}`", binop_symbol(op));
+    let what = format!("`{}`", op.symbol());
     let (base, shape) = common(&what, span, a, b, bc)?;
     let allowed: &[Base] = match op {
         Add | Sub | Mul | Div | Lt | Le | Gt | Ge => &[Base::R, Base::Z],
@@ -305,7 +254,7 @@ pub(crate) fn select(span: Span, c: Opd, a: Opd, b: Opd, bc: bool) -> Result<(Ty
 /// `stack`).
 pub(crate) fn prim1(p: &Prim, span: Span, a: Opd) -> Result<Type> {
     use Prim::*;
-    let what = format!("the argument of `{}`", prim_name(p));
+    let what = format!("the argument of `{}`", p.name());
     let rz = [Base::R, Base::Z];
     Ok(match p {
         Exp | Log | Sin | Cos | Tanh | Sqrt => {
@@ -337,7 +286,7 @@ pub(crate) fn prim1(p: &Prim, span: Span, a: Opd) -> Result<Type> {
             return Err(err(
                 ErrorKind::Type,
                 span,
-                format!("`{}` is not a one-argument built-in", prim_name(p)),
+                format!("`{}` is not a one-argument built-in", p.name()),
             ));
         }
     })

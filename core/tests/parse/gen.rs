@@ -7,21 +7,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 
 const NAMES: [&str; 6] = ["x", "y", "acc", "i'", "_t1", "R"];
-const BINOPS: [BinOp; 13] = [
-    BinOp::Add,
-    BinOp::Sub,
-    BinOp::Mul,
-    BinOp::Div,
-    BinOp::Mod,
-    BinOp::Eq,
-    BinOp::Ne,
-    BinOp::Lt,
-    BinOp::Le,
-    BinOp::Gt,
-    BinOp::Ge,
-    BinOp::And,
-    BinOp::Or,
-];
+const BINOPS: [BinOp; 13] = BinOp::ALL;
 
 struct Gen(Rng);
 

@@ -56,24 +56,6 @@ pub(super) fn pick<'v, S: Scalar>(is_max: bool, a: &'v S, b: &'v S) -> &'v S {
     }
 }
 
-fn name(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::Div => "/",
-        BinOp::Mod => "%",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::And => "&&",
-        BinOp::Or => "||",
-    }
-}
-
 /// Whether an ordering satisfies a comparison operator.
 fn holds(op: BinOp, o: Option<Ordering>) -> bool {
     match op {
@@ -166,7 +148,7 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                 span,
                 format!(
                     "operands of `{}` must have equal shapes, found {} and {}",
-                    name(op),
+                    op.symbol(),
                     a.ty(),
                     b.ty()
                 ),
@@ -206,7 +188,7 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                 span,
                 format!(
                     "operator `{}` cannot apply to {} and {}",
-                    name(op),
+                    op.symbol(),
                     a.ty(),
                     b.ty()
                 ),
