@@ -49,7 +49,7 @@ fn lang_elaborate_idempotent() {
 
 #[test]
 fn sem_exact_f64_agree() {
-    check("sem/exact-f64-agree", 64);
+    check("sem/exact-f64-agree", 200);
 }
 
 #[test]
