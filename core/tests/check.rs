@@ -1,5 +1,5 @@
 //! Tests of the type and shape checker, elaboration, inlining, per-node types
-//! (`node_types`) and the `visit` helpers.
+//! (`node_types`, `surface_node_types`) and the `visit` helpers.
 //! Sources are parsed with `adora_core::parse`; deep trees and invariant violations are
 //! built by hand.
 
@@ -13,5 +13,7 @@ mod forms;
 mod rules;
 #[path = "check/support.rs"]
 mod support;
+#[path = "check/surface_types.rs"]
+mod surface_types;
 #[path = "check/visit.rs"]
 mod visit;

@@ -9,7 +9,12 @@ fn main() {
     let size: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(40);
     for fragment in [Fragment::Scalar, Fragment::Bulk, Fragment::Soac] {
         for k in 0..2 {
-            let spec = GenSpec { fragment, size, ret: RetKind::Any, f64_exact: false };
+            let spec = GenSpec {
+                fragment,
+                size,
+                ret: RetKind::Any,
+                f64_exact: false,
+            };
             let case = generate(&spec, seed * 1000 + k);
             println!("-- {fragment:?}, seed {}\n{case:?}\n", seed * 1000 + k);
         }

@@ -4,7 +4,8 @@
 //! (surface mode: check and elaborate a `def` body; strict mode: check an elaborated
 //! expression). Program-level checks (duplicate names, recursion, the entry point) are
 //! here; inlining is in [`crate::inline`]. [`node_types`] (in `annotate`) runs the strict
-//! traversal over a function's body and keeps the type of every node.
+//! traversal over a function's body and keeps the type of every node;
+//! [`surface_node_types`] does the same for the surface check of a program.
 //!
 //! Error classes: unbound or duplicate names, unknown functions and recursion are
 //! [`ErrorKind::Name`]; base, tuple and arity mismatches [`ErrorKind::Type`]; static shape
@@ -25,7 +26,7 @@ use crate::diag::{Diagnostic, ErrorKind, Result, Span};
 use crate::limits;
 use crate::types::Type;
 use crate::visit;
-pub use annotate::{node_types, NodeTypes};
+pub use annotate::{node_types, surface_node_types, NodeTypes};
 use elab::{Elab, NodeMap, Sig};
 use std::collections::{HashMap, HashSet};
 
@@ -67,7 +68,9 @@ fn check_signature(name: &str, params: &[Param], ret: &Type, ret_span: Span) -> 
 }
 
 /// Checks the whole program; returns its defs with elaborated bodies (calls remain).
-fn elaborate_defs(p: &Program) -> Result<Vec<Def>> {
+/// With `record`, the surface traversal also records there the type of every node of
+/// every `def` body (see [`surface_node_types`]).
+fn elaborate_defs(p: &Program, mut record: Option<&mut NodeMap>) -> Result<Vec<Def>> {
     let mut seen: HashMap<&str, Span> = HashMap::new();
     for d in &p.defs {
         if let Some(first) = seen.insert(&d.name, d.name_span) {
@@ -97,7 +100,11 @@ fn elaborate_defs(p: &Program) -> Result<Vec<Def>> {
         .collect();
     let mut out = Vec::with_capacity(p.defs.len());
     for d in &p.defs {
-        let body = Elab::surface(&sigs).def_body(d)?;
+        let mut checker = Elab::surface(&sigs);
+        if let Some(m) = record.as_deref_mut() {
+            checker = checker.recording(m);
+        }
+        let body = checker.def_body(d)?;
         out.push(Def { body, ..d.clone() });
     }
     Ok(out)
@@ -107,7 +114,7 @@ fn elaborate_defs(p: &Program) -> Result<Vec<Def>> {
 /// (no duplicate defs or parameters, no unbound variables, no recursion), types and
 /// static shapes (see DESIGN §2 and the module documentation for the rules).
 pub fn check_program(p: &Program) -> Result<()> {
-    elaborate_defs(p).map(|_| ())
+    elaborate_defs(p, None).map(|_| ())
 }
 
 /// Elaborates the entry point `entry` of a program (see `ast` module docs): checks the
@@ -116,7 +123,7 @@ pub fn check_program(p: &Program) -> Result<()> {
 /// parameters (original names are kept where possible; otherwise `x_1`, `x_2`, ...).
 /// The result passes [`check_function`].
 pub fn elaborate(p: &Program, entry: &str) -> Result<Function> {
-    let defs = elaborate_defs(p)?;
+    let defs = elaborate_defs(p, None)?;
     let Some(i) = defs.iter().position(|d| d.name == entry) else {
         let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
         let have = if names.is_empty() {

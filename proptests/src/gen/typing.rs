@@ -2,25 +2,13 @@
 //!
 //! The shrinker replaces surface subterms by same-typed ones, and the coverage measure
 //! looks at operand ranks, so both need the type of every *surface* node. No typing rule
-//! is stated here: each `def` is elaborated as an entry point by
-//! [`adora_core::check::elaborate`], its nodes are typed by
-//! [`adora_core::check::node_types`], and every surface node is paired with its
-//! elaborated counterpart. Elaboration keeps the shape of the tree except in two ways,
-//! which the pairing undoes: a broadcast operand is wrapped in `replicate`s (a surface
-//! `replicate` has rank at least 1, so it is never such an operand), and a call
-//! `f(a1, ..., an)` becomes `let q1 = a1 in ... let qn = an in body` (argument `k` is the
-//! value of the `k`-th `let`). The types are the checker's, so they are *contextual*: an
-//! integer literal where a real is expected has type `R`.
-//!
-//! This pairing is the only part that would disappear if `adora_core::check` offered the
-//! types of a surface program's nodes directly (its surface traversal already records
-//! them; see the report of this change).
+//! is stated here: the types are those [`adora_core::check::surface_node_types`] records
+//! while checking the program, so they are *contextual*: an integer literal where a real
+//! is expected has type `R`, and an operand that is broadcast keeps its own rank.
 
-use adora_core::ast::{Expr, ExprKind, Name, Op, Pat, Prim, Program};
+use adora_core::ast::{Expr, ExprKind, Name, Op, Pat, Program};
 use adora_core::check::{self, NodeTypes};
 use adora_core::types::Type;
-use adora_core::visit::children;
-use std::collections::HashMap;
 
 /// A typing environment: innermost binding last.
 pub type Env = Vec<(Name, Type)>;
@@ -34,35 +22,24 @@ pub fn element(t: &Type) -> Option<Type> {
 }
 
 /// The types of the nodes of a surface program's `def` bodies, keyed by node address:
-/// valid while the program is neither moved nor mutated. A `def` of a program that does
-/// not elaborate has no types.
+/// valid while the program is neither moved nor mutated. A program that does not check
+/// has no types.
 #[derive(Clone, Debug, Default)]
 pub struct SurfaceTypes {
-    map: HashMap<usize, Type>,
-}
-
-fn key(e: &Expr) -> usize {
-    e as *const Expr as usize
+    types: NodeTypes,
 }
 
 impl SurfaceTypes {
     /// Types every node of every `def` body of `p` (see the module documentation).
     pub fn of(p: &Program) -> SurfaceTypes {
-        let mut out = SurfaceTypes::default();
-        for d in &p.defs {
-            let Ok(f) = check::elaborate(p, &d.name) else {
-                continue;
-            };
-            if let Ok(types) = check::node_types(&f) {
-                out.pair(&d.body, &f.body, &types);
-            }
+        SurfaceTypes {
+            types: check::surface_node_types(p).unwrap_or_default(),
         }
-        out
     }
 
     /// The type of the surface node `e`, if it was typed.
     pub fn get(&self, e: &Expr) -> Option<&Type> {
-        self.map.get(&key(e))
+        self.types.get(e)
     }
 
     /// The types of the names `e` binds, in the order of
@@ -95,48 +72,4 @@ impl SurfaceTypes {
             _ => Some(Vec::new()),
         }
     }
-
-    /// Records the type of surface node `s` and its descendants, `t` being its elaborated
-    /// counterpart (possibly under broadcast `replicate`s); stops where the shapes differ.
-    fn pair(&mut self, s: &Expr, mut t: &Expr, types: &NodeTypes) {
-        if !matches!(s.kind, ExprKind::Prim(Prim::Replicate(_), _)) {
-            while let ExprKind::Prim(Prim::Replicate(_), xs) = &t.kind {
-                match xs.as_slice() {
-                    [x] => t = x,
-                    _ => return,
-                }
-            }
-        }
-        let tc = match &s.kind {
-            ExprKind::Call(_, args) => let_values(t, args.len()),
-            k if k.form_name() == t.kind.form_name() => children(t),
-            _ => return,
-        };
-        let Some(ty) = types.get(t) else {
-            return;
-        };
-        self.map.insert(key(s), ty.clone());
-        let sc = children(s);
-        if sc.len() == tc.len() {
-            for (a, b) in sc.into_iter().zip(tc) {
-                self.pair(a, b, types);
-            }
-        }
-    }
-}
-
-/// The bound values of the first `n` nested `let`s of `e` (an inlined call's arguments);
-/// empty when `e` has fewer.
-fn let_values(mut e: &Expr, n: usize) -> Vec<&Expr> {
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        match &e.kind {
-            ExprKind::Let(Pat::Var(_), v, b) => {
-                out.push(&**v);
-                e = b;
-            }
-            _ => return Vec::new(),
-        }
-    }
-    out
 }
