@@ -2,76 +2,29 @@
 //! compared within a stated tolerance; plus the dispatch of engine questions by mode.
 
 use crate::case::{HeaderLit, Numeric};
-use crate::engine::Engine;
-use adora_core::ast::Function;
-use adora_core::diag::{Diagnostic, Result};
+use crate::engine::{Derivatives, Engine};
+use adora_core::diag::Diagnostic;
 use adora_core::types::Type;
-use adora_semantics::eval::EvalOptions;
 use adora_semantics::io;
-use adora_semantics::reference::Gradient;
 use adora_semantics::scalar::Scalar;
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 
-/// A scalar type the runner can evaluate in: how to compare, and which engine methods
-/// answer in this mode.
+/// A scalar type the runner can evaluate in: how to compare, and which of an engine's
+/// answers serve this mode.
 pub trait Mode: Scalar {
     /// Whether `actual` agrees with `expected` (exact: equality; `f64`: within `tol`).
     fn agrees(actual: &Self, expected: &Self, numeric: Numeric) -> bool;
-    /// The engine's gradient in this mode.
-    fn gradient(
-        e: &dyn Engine,
-        f: &Function,
-        inputs: &[Value<Self>],
-        opts: &EvalOptions,
-    ) -> Result<Gradient<Self>>;
-    /// The engine's JVP in this mode.
-    fn jvp(
-        e: &dyn Engine,
-        f: &Function,
-        inputs: &[Value<Self>],
-        tangents: &[Option<Value<Self>>],
-        opts: &EvalOptions,
-    ) -> Result<(Value<Self>, Value<Self>)>;
-    /// The engine's VJP in this mode.
-    fn vjp(
-        e: &dyn Engine,
-        f: &Function,
-        inputs: &[Value<Self>],
-        cot: &Value<Self>,
-        opts: &EvalOptions,
-    ) -> Result<Gradient<Self>>;
+    /// The engine's answers in this mode.
+    fn derivatives(e: &dyn Engine) -> &dyn Derivatives<Self>;
 }
 
 impl Mode for Rat {
     fn agrees(actual: &Rat, expected: &Rat, _: Numeric) -> bool {
         actual == expected
     }
-    fn gradient(
-        e: &dyn Engine,
-        f: &Function,
-        inputs: &[Value<Rat>],
-        opts: &EvalOptions,
-    ) -> Result<Gradient<Rat>> {
-        e.gradient(f, inputs, opts)
-    }
-    fn jvp(
-        e: &dyn Engine,
-        f: &Function,
-        inputs: &[Value<Rat>],
-        tangents: &[Option<Value<Rat>>],
-        opts: &EvalOptions,
-    ) -> Result<(Value<Rat>, Value<Rat>)> {
-        e.jvp(f, inputs, tangents, opts)
-    }
-    fn vjp(
-        e: &dyn Engine,
-        f: &Function,
-        inputs: &[Value<Rat>],
-        cot: &Value<Rat>,
-        opts: &EvalOptions,
-    ) -> Result<Gradient<Rat>> {
-        e.vjp(f, inputs, cot, opts)
+    fn derivatives(e: &dyn Engine) -> &dyn Derivatives<Rat> {
+        e
     }
 }
 
@@ -83,31 +36,8 @@ impl Mode for f64 {
             Numeric::F64 { tol } => (actual - expected).abs() <= tol * expected.abs().max(1.0),
         }
     }
-    fn gradient(
-        e: &dyn Engine,
-        f: &Function,
-        inputs: &[Value<f64>],
-        opts: &EvalOptions,
-    ) -> Result<Gradient<f64>> {
-        e.gradient_f64(f, inputs, opts)
-    }
-    fn jvp(
-        e: &dyn Engine,
-        f: &Function,
-        inputs: &[Value<f64>],
-        tangents: &[Option<Value<f64>>],
-        opts: &EvalOptions,
-    ) -> Result<(Value<f64>, Value<f64>)> {
-        e.jvp_f64(f, inputs, tangents, opts)
-    }
-    fn vjp(
-        e: &dyn Engine,
-        f: &Function,
-        inputs: &[Value<f64>],
-        cot: &Value<f64>,
-        opts: &EvalOptions,
-    ) -> Result<Gradient<f64>> {
-        e.vjp_f64(f, inputs, cot, opts)
+    fn derivatives(e: &dyn Engine) -> &dyn Derivatives<f64> {
+        e
     }
 }
 

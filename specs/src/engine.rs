@@ -1,105 +1,76 @@
 //! Differentiation engines as seen by the spec runner.
 //!
 //! Every engine answers the three derivative questions of the headers (`grad`, `jvp`,
-//! `vjp`) for an elaborated [`Function`], in exact mode and (optionally) in `f64` mode. An
-//! engine that does not accept a program (outside its fragment, or a mode it lacks)
-//! returns an error of kind [`ErrorKind::Unsupported`]: the runner then skips that engine
-//! for that question and records the skip. Any other error is a failure, and so is any
-//! answer that differs from the headers. Today the only engine is [`Reference`] (forward
-//! mode by exact dual numbers); later engines implement this trait and are passed to
-//! [`crate::run_case`] next to it.
+//! `vjp`) for an elaborated [`Function`], once per numeric mode: [`Derivatives<S>`] is one
+//! mode's answers, and an [`Engine`] is a named pair of them (exact rationals and `f64`).
+//! An engine that does not accept a program (outside its fragment, or a mode it lacks)
+//! returns an error of kind [`ErrorKind::Unsupported`] — the default of every method — and
+//! the runner then skips that engine for that question and records the skip. Any other
+//! error is a failure, and so is any answer that differs from the headers. Today the only
+//! engine is [`Reference`] (forward mode by exact dual numbers); later engines implement
+//! these traits and are passed to [`crate::run_case`] next to it.
 
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_semantics::eval::EvalOptions;
 use adora_semantics::reference::{self, Gradient};
+use adora_semantics::scalar::Scalar;
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 
-/// An error of kind `Unsupported` saying that `engine` does not implement `what`.
-pub fn unsupported(engine: &str, what: &str) -> Diagnostic {
+/// An error of kind `Unsupported` saying that the engine does not answer `what`.
+pub fn unsupported(what: &str) -> Diagnostic {
     Diagnostic::new(
         ErrorKind::Unsupported,
         Span::DUMMY,
-        format!("engine `{engine}` does not implement {what}"),
+        format!("the engine does not implement {what} in this numeric mode"),
     )
 }
 
-/// A differentiation engine (see the module documentation). Every method has a default
-/// that declines with [`unsupported`], so an engine implements only what it supports.
-pub trait Engine: Sync {
-    /// A short name for reports.
-    fn name(&self) -> &str;
-
-    /// Value and gradient of a scalar-real program, exactly.
+/// One numeric mode's answers of an engine. Every method has a default that declines
+/// with [`unsupported`], so an engine implements only what it supports.
+pub trait Derivatives<S: Scalar>: Sync {
+    /// Value and gradient of a scalar-real program.
     fn gradient(
         &self,
         f: &Function,
-        inputs: &[Value<Rat>],
+        inputs: &[Value<S>],
         opts: &EvalOptions,
-    ) -> Result<Gradient<Rat>> {
+    ) -> Result<Gradient<S>> {
         let _ = (f, inputs, opts);
-        Err(unsupported(self.name(), "exact gradients"))
+        Err(unsupported("gradients"))
     }
 
-    /// Value and tangent of the result for the given input tangents (`None`: zero), exactly.
+    /// Value and tangent of the result for the given input tangents (`None`: zero).
     fn jvp(
         &self,
         f: &Function,
-        inputs: &[Value<Rat>],
-        tangents: &[Option<Value<Rat>>],
+        inputs: &[Value<S>],
+        tangents: &[Option<Value<S>>],
         opts: &EvalOptions,
-    ) -> Result<(Value<Rat>, Value<Rat>)> {
+    ) -> Result<(Value<S>, Value<S>)> {
         let _ = (f, inputs, tangents, opts);
-        Err(unsupported(self.name(), "exact JVPs"))
+        Err(unsupported("JVPs"))
     }
 
-    /// Value and input cotangents for an output cotangent, exactly.
+    /// Value and input cotangents for an output cotangent.
     fn vjp(
         &self,
         f: &Function,
-        inputs: &[Value<Rat>],
-        cotangent: &Value<Rat>,
+        inputs: &[Value<S>],
+        cotangent: &Value<S>,
         opts: &EvalOptions,
-    ) -> Result<Gradient<Rat>> {
+    ) -> Result<Gradient<S>> {
         let _ = (f, inputs, cotangent, opts);
-        Err(unsupported(self.name(), "exact VJPs"))
+        Err(unsupported("VJPs"))
     }
+}
 
-    /// [`Engine::gradient`] in `f64` mode.
-    fn gradient_f64(
-        &self,
-        f: &Function,
-        inputs: &[Value<f64>],
-        opts: &EvalOptions,
-    ) -> Result<Gradient<f64>> {
-        let _ = (f, inputs, opts);
-        Err(unsupported(self.name(), "f64 gradients"))
-    }
-
-    /// [`Engine::jvp`] in `f64` mode.
-    fn jvp_f64(
-        &self,
-        f: &Function,
-        inputs: &[Value<f64>],
-        tangents: &[Option<Value<f64>>],
-        opts: &EvalOptions,
-    ) -> Result<(Value<f64>, Value<f64>)> {
-        let _ = (f, inputs, tangents, opts);
-        Err(unsupported(self.name(), "f64 JVPs"))
-    }
-
-    /// [`Engine::vjp`] in `f64` mode.
-    fn vjp_f64(
-        &self,
-        f: &Function,
-        inputs: &[Value<f64>],
-        cotangent: &Value<f64>,
-        opts: &EvalOptions,
-    ) -> Result<Gradient<f64>> {
-        let _ = (f, inputs, cotangent, opts);
-        Err(unsupported(self.name(), "f64 VJPs"))
-    }
+/// A differentiation engine: a name and its answers in exact and in `f64` mode (the
+/// runner upcasts `&dyn Engine` to the `&dyn Derivatives<S>` of the case's mode).
+pub trait Engine: Derivatives<Rat> + Derivatives<f64> {
+    /// A short name for reports.
+    fn name(&self) -> &str;
 }
 
 /// The reference derivative of `adora_semantics::reference` (forward mode by dual numbers,
@@ -107,60 +78,37 @@ pub trait Engine: Sync {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reference;
 
-impl Engine for Reference {
-    fn name(&self) -> &str {
-        "reference"
-    }
+impl<S: Scalar> Derivatives<S> for Reference {
     fn gradient(
         &self,
         f: &Function,
-        inputs: &[Value<Rat>],
+        inputs: &[Value<S>],
         opts: &EvalOptions,
-    ) -> Result<Gradient<Rat>> {
+    ) -> Result<Gradient<S>> {
         reference::gradient(f, inputs, opts)
     }
     fn jvp(
         &self,
         f: &Function,
-        inputs: &[Value<Rat>],
-        tangents: &[Option<Value<Rat>>],
+        inputs: &[Value<S>],
+        tangents: &[Option<Value<S>>],
         opts: &EvalOptions,
-    ) -> Result<(Value<Rat>, Value<Rat>)> {
+    ) -> Result<(Value<S>, Value<S>)> {
         reference::jvp(f, inputs, tangents, opts)
     }
     fn vjp(
         &self,
         f: &Function,
-        inputs: &[Value<Rat>],
-        cotangent: &Value<Rat>,
+        inputs: &[Value<S>],
+        cotangent: &Value<S>,
         opts: &EvalOptions,
-    ) -> Result<Gradient<Rat>> {
+    ) -> Result<Gradient<S>> {
         reference::vjp(f, inputs, cotangent, opts)
     }
-    fn gradient_f64(
-        &self,
-        f: &Function,
-        inputs: &[Value<f64>],
-        opts: &EvalOptions,
-    ) -> Result<Gradient<f64>> {
-        reference::gradient(f, inputs, opts)
-    }
-    fn jvp_f64(
-        &self,
-        f: &Function,
-        inputs: &[Value<f64>],
-        tangents: &[Option<Value<f64>>],
-        opts: &EvalOptions,
-    ) -> Result<(Value<f64>, Value<f64>)> {
-        reference::jvp(f, inputs, tangents, opts)
-    }
-    fn vjp_f64(
-        &self,
-        f: &Function,
-        inputs: &[Value<f64>],
-        cotangent: &Value<f64>,
-        opts: &EvalOptions,
-    ) -> Result<Gradient<f64>> {
-        reference::vjp(f, inputs, cotangent, opts)
+}
+
+impl Engine for Reference {
+    fn name(&self) -> &str {
+        "reference"
     }
 }

@@ -222,7 +222,7 @@ impl Run<'_> {
         if !case.grads.is_empty() {
             if let Some(want) = self.per_param::<S>("grad", &case.grads, &f.params, true, true) {
                 for e in engines {
-                    let got = S::gradient(*e, f, &inputs, &opts);
+                    let got = S::derivatives(*e).gradient(f, &inputs, &opts);
                     self.check_gradient(e.name(), "grad", got, &expected, &want, &f.params);
                 }
             }
@@ -233,7 +233,7 @@ impl Run<'_> {
             match (tangents, want) {
                 (Some(tangents), Ok(want)) => {
                     for e in engines {
-                        match S::jvp(*e, f, &inputs, &tangents, &opts) {
+                        match S::derivatives(*e).jvp(f, &inputs, &tangents, &opts) {
                             Ok((v, t)) => {
                                 self.out.checked.push(format!("{}: jvp", e.name()));
                                 if !values_agree(&v, &expected, numeric) {
@@ -267,7 +267,7 @@ impl Run<'_> {
             match (cot, want) {
                 (Ok(cot), Some(want)) => {
                     for e in engines {
-                        let got = S::vjp(*e, f, &inputs, &cot, &opts);
+                        let got = S::derivatives(*e).vjp(f, &inputs, &cot, &opts);
                         self.check_gradient(e.name(), "vjp", got, &expected, &want, &f.params);
                     }
                 }

@@ -24,7 +24,7 @@ pub mod golden;
 
 pub use bad::run_bad_case;
 pub use case::{parse_case, Case};
-pub use engine::{Engine, Reference};
+pub use engine::{Derivatives, Engine, Reference};
 pub use golden::{run_case, Outcome};
 
 use std::path::{Path, PathBuf};

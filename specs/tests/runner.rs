@@ -7,7 +7,7 @@ use adora_semantics::reference::Gradient;
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use adora_specs::case::Numeric;
-use adora_specs::{parse_case, run_bad_case, run_case, Engine, Reference};
+use adora_specs::{parse_case, run_bad_case, run_case, Derivatives, Engine, Reference};
 use std::path::Path;
 
 const GOOD: &str = "\
@@ -153,6 +153,11 @@ impl Engine for OffByOne {
     fn name(&self) -> &str {
         "off-by-one"
     }
+}
+
+impl Derivatives<f64> for OffByOne {}
+
+impl Derivatives<Rat> for OffByOne {
     fn gradient(
         &self,
         f: &Function,
