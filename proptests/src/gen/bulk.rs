@@ -125,18 +125,7 @@ impl Gen {
         let (base, s) = (*base, s.clone());
         let arr = |sh: Vec<usize>| Type::Array(base, sh);
         match p {
-            BulkProd::Index => {
-                if self.chance(0.7) {
-                    if let Some(e) = self.index_of_var(base, &s) {
-                        return e;
-                    }
-                }
-                let Some(d) = self.outer_dim(&s) else {
-                    return self.leaf(ty);
-                };
-                let x = self.expr(&arr([vec![d], s.clone()].concat()), b - 1);
-                mk::index(x, vec![self.index_expr(d, 2)])
-            }
+            BulkProd::Index => self.index_production(base, &s, b),
             BulkProd::Sum => {
                 let rank = self.weighted(&[(4, 1), (2, 2), (1, 3)]);
                 let t = self.shape(rank);

@@ -356,4 +356,20 @@ impl Gen {
         let ix = prefix.iter().map(|&d| self.index_expr(d, 2)).collect();
         Some(mk::index(mk::var(&v.name), ix))
     }
+
+    /// The index production shared by the bulk and SOAC fragments: usually `x[i, ...]` of a
+    /// visible variable, otherwise the index of a generated array one dimension larger
+    /// (a leaf when `s` leaves no room for an outer dimension). `b` is the children budget.
+    pub fn index_production(&mut self, base: Base, s: &[usize], b: usize) -> Expr {
+        if self.chance(0.7) {
+            if let Some(e) = self.index_of_var(base, s) {
+                return e;
+            }
+        }
+        let Some(d) = self.outer_dim(s) else {
+            return self.leaf(&Type::Array(base, s.to_vec()));
+        };
+        let x = self.expr(&Type::Array(base, [vec![d], s.to_vec()].concat()), b - 1);
+        mk::index(x, vec![self.index_expr(d, 2)])
+    }
 }
