@@ -8,7 +8,7 @@
 
 use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
-use crate::props::{cost, lang, semantics};
+use crate::props::{bot, cost, dual, lang, linear, semantics};
 
 /// A passing check's report.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -111,6 +111,9 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(lang::properties());
     out.extend(semantics::properties());
     out.extend(cost::properties());
+    out.extend(bot::properties());
+    out.extend(dual::properties());
+    out.extend(linear::properties());
     out
 }
 

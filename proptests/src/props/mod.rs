@@ -1,9 +1,13 @@
 //! The properties, one module per area: [`lang`] (parser, printer, checker, elaboration),
-//! [`semantics`] (evaluators and the reference derivative), [`cost`] (cost models); with
+//! [`semantics`] (evaluators and the reference derivative), [`cost`] (cost models), [`bot`] (the bulk-operation transform), [`dual`] (dual-arrays
+//! reverse AD), [`linear`] (linearize, unzip, transpose); with
 //! shared helpers in [`util`] and alpha-equivalence in [`alpha`].
 
 pub mod alpha;
+pub mod bot;
 pub mod cost;
+pub mod dual;
 pub mod lang;
+pub mod linear;
 pub mod semantics;
 pub mod util;
