@@ -1,7 +1,8 @@
 //! `adora-core`: the core array language of Adora — AST ([`ast`]), types ([`types`]),
 //! source spans and diagnostics ([`diag`]), lexer and parser ([`parser`]), pretty-printer
 //! ([`pretty`]), type and shape checker with elaboration ([`check`]), inlining of `def`s
-//! ([`inline`]), and traversal and binder helpers shared by all passes ([`visit`]).
+//! ([`inline`]), traversal and binder helpers shared by all passes ([`visit`]), and Linear A
+//! ([`linear`], seed 002), the non-linear ; linear dialect the `linear` engine works in.
 //!
 //! The pipeline is `parse` → `check` (every `def`) → `elaborate` (one entry point: inline
 //! calls, type literals, make broadcasts explicit, make binders unique). See
@@ -17,6 +18,7 @@ pub mod diag;
 pub mod inline;
 pub mod lexer;
 pub mod limits;
+pub mod linear;
 pub mod parser;
 pub mod pretty;
 pub mod types;

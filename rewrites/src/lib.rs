@@ -3,9 +3,14 @@
 //! - [`engine`]: the engine registry (what every AD engine answers) and the reference.
 //! - [`ir`]: the egg language of the core IR, its analyses, translation in and out.
 //! - [`bot`]: the bulk-operation transform of seed 000 §5 as an egg rule system.
+//! - [`dual`]: dual-arrays reverse AD with symbolic Delta evaluation (engines `dual`,
+//!   `dual-scalar`; seed 000 §2, §4, §6, §7).
+//! - [`linear`]: Linear A, linearize, unzip, transpose (engine `linear`; seed 002).
 
 #![warn(missing_docs)]
 
 pub mod bot;
+pub mod dual;
 pub mod engine;
 pub mod ir;
+pub mod linear;

@@ -1,0 +1,1 @@
+//! Linearize, unzip, transpose: Linear A and the `linear` engine (seed 002).
