@@ -70,8 +70,42 @@ pub trait Derivatives<S: Scalar>: Sync {
 /// A differentiation engine: a name and its answers in exact and in `f64` mode (the
 /// runner upcasts `&dyn Engine` to the `&dyn Derivatives<S>` of the case's mode).
 pub trait Engine: Derivatives<Rat> + Derivatives<f64> {
-    /// A short name for reports.
+    /// A short name for reports and `--engine` (`reference`, `dual`, ...).
     fn name(&self) -> &str;
+    /// One line saying what the engine is (paper and pipeline), for `--engine` help.
+    fn description(&self) -> &str {
+        ""
+    }
+}
+
+/// A scalar type engines answer in: picks an engine's answers for this numeric mode (exact
+/// rationals or `f64`), so generic callers can dispatch on the mode.
+pub trait EngineScalar: Scalar {
+    /// The engine's answers in this mode.
+    fn answers(e: &dyn Engine) -> &dyn Derivatives<Self>;
+}
+
+impl EngineScalar for Rat {
+    fn answers(e: &dyn Engine) -> &dyn Derivatives<Rat> {
+        e
+    }
+}
+
+impl EngineScalar for f64 {
+    fn answers(e: &dyn Engine) -> &dyn Derivatives<f64> {
+        e
+    }
+}
+
+/// Every engine, in a fixed order: the reference first, then the program-transforming
+/// engines in the order of the seeds.
+pub fn registry() -> Vec<Box<dyn Engine>> {
+    vec![Box::new(Reference)]
+}
+
+/// The engine called `name`.
+pub fn find(name: &str) -> Option<Box<dyn Engine>> {
+    registry().into_iter().find(|e| e.name() == name)
 }
 
 /// The reference derivative of `adora_semantics::reference` (forward mode by dual numbers,
@@ -111,5 +145,8 @@ impl<S: Scalar> Derivatives<S> for Reference {
 impl Engine for Reference {
     fn name(&self) -> &str {
         "reference"
+    }
+    fn description(&self) -> &str {
+        "exact forward mode by dual numbers, the ground truth (DESIGN §3)"
     }
 }

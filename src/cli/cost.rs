@@ -1,7 +1,7 @@
 //! `adora cost FILE [--engine E]`: cost-model counts of a program (and, for engines that
 //! produce a derivative program, of that program and the ratios).
 
-use super::diff::check_engine;
+use super::diff::select_engines;
 use super::inputs::{self, render};
 use super::{Format, RunArgs};
 use adora_core::diag::ErrorKind;
@@ -11,7 +11,7 @@ use serde_json::json;
 
 /// `adora cost`.
 pub fn cost(a: &RunArgs) -> Result<(), String> {
-    check_engine(&a.engine)?;
+    select_engines(&a.engine)?;
     if a.numeric != super::Numeric::Exact {
         return Err(inputs::plain_error(
             ErrorKind::Input,

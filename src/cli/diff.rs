@@ -1,24 +1,32 @@
 //! `adora eval`, `grad`, `jvp`, `vjp`: values and derivatives of a program, exact or f64.
 
+use super::compare::{self, CliScalar};
 use super::inputs::{self, literal, render, split_assignment, Loaded};
-use super::{Format, Numeric, RunArgs, ENGINES};
+use super::{Format, Numeric, RunArgs};
 use adora_core::diag::ErrorKind;
+use adora_rewrites::engine::{self, Engine};
 use adora_semantics::eval::{EvalOptions, EvalStats};
 use adora_semantics::io::{to_json, to_text};
-use adora_semantics::reference::{self, Gradient};
+use adora_semantics::reference::Gradient;
 use adora_semantics::scalar::Scalar;
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use serde_json::json;
 
-/// Checks that `--engine` names a known engine.
-pub fn check_engine(name: &str) -> Result<(), String> {
-    if ENGINES.iter().any(|(n, _)| *n == name) {
-        return Ok(());
+/// The engines `--engine` selects: one by name, or every registered engine for `all`.
+pub fn select_engines(name: &str) -> Result<Vec<Box<dyn Engine>>, String> {
+    if name == "all" {
+        return Ok(engine::registry());
     }
-    let list: Vec<String> = ENGINES
+    if let Some(e) = engine::find(name) {
+        return Ok(vec![e]);
+    }
+    let list: Vec<String> = engine::registry()
         .iter()
-        .map(|(n, what)| format!("  {n}: {what}"))
+        .map(|e| format!("  {}: {}", e.name(), e.description()))
+        .chain(std::iter::once(
+            "  all: every engine, compared with the reference".to_string(),
+        ))
         .collect();
     Err(inputs::plain_error(
         ErrorKind::Input,
@@ -27,6 +35,10 @@ pub fn check_engine(name: &str) -> Result<(), String> {
             list.join("\n")
         ),
     ))
+}
+
+fn param_names(l: &Loaded) -> Vec<String> {
+    l.func.params.iter().map(|p| p.name.clone()).collect()
 }
 
 /// Evaluation options from the command line.
@@ -72,27 +84,44 @@ fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
 }
 
 /// `adora grad`.
-pub fn grad(a: &RunArgs) -> Result<(), String> {
-    check_engine(&a.engine)?;
+pub fn grad(a: &RunArgs) -> Result<bool, String> {
+    let engines = select_engines(&a.engine)?;
     let l = inputs::load(&a.file, &a.entry)?;
-    numeric!(a, grad_with(&l, a))
+    numeric!(a, grad_with(&l, a, &engines))
 }
 
-fn grad_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
+fn grad_with<S: CliScalar>(
+    l: &Loaded,
+    a: &RunArgs,
+    engines: &[Box<dyn Engine>],
+) -> Result<bool, String> {
     let xs = inputs::inputs::<S>(l, a)?;
-    let g = reference::gradient(&l.func, &xs, &options(a)).map_err(|d| render(l, &d))?;
-    print_gradient(l, a.format, &g, "gradient");
-    Ok(())
+    let opts = options(a);
+    if let (false, [e]) = (a.engine == "all", engines) {
+        let g = S::answers(e.as_ref())
+            .gradient(&l.func, &xs, &opts)
+            .map_err(|d| render(l, &d))?;
+        print_gradient(l, a.format, &g, "gradient");
+        return Ok(true);
+    }
+    compare::all_engines(l, &param_names(l), a.format, engines, "gradient", |e| {
+        S::answers(e).gradient(&l.func, &xs, &opts)
+    })
 }
 
 /// `adora jvp`.
-pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<(), String> {
-    check_engine(&a.engine)?;
+pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<bool, String> {
+    let engines = select_engines(&a.engine)?;
     let l = inputs::load(&a.file, &a.entry)?;
-    numeric!(a, jvp_with(&l, a, tangents))
+    numeric!(a, jvp_with(&l, a, tangents, &engines))
 }
 
-fn jvp_with<S: Scalar>(l: &Loaded, a: &RunArgs, tangents: &[String]) -> Result<(), String> {
+fn jvp_with<S: CliScalar>(
+    l: &Loaded,
+    a: &RunArgs,
+    tangents: &[String],
+    engines: &[Box<dyn Engine>],
+) -> Result<bool, String> {
     let xs = inputs::inputs::<S>(l, a)?;
     let mut ts: Vec<Option<Value<S>>> = vec![None; l.func.params.len()];
     for t in tangents {
@@ -123,33 +152,67 @@ fn jvp_with<S: Scalar>(l: &Loaded, a: &RunArgs, tangents: &[String]) -> Result<(
             &l.func.params[k].ty,
         )?);
     }
-    let (v, t) = reference::jvp(&l.func, &xs, &ts, &options(a)).map_err(|d| render(l, &d))?;
-    match a.format {
-        Format::Json => println!("{}", json!({"value": to_json(&v), "tangent": to_json(&t)})),
-        Format::Text => {
-            println!("value:   {}", to_text(&v));
-            println!("tangent: {}", to_text(&t));
+    let opts = options(a);
+    if let (false, [e]) = (a.engine == "all", engines) {
+        let (v, t) = S::answers(e.as_ref())
+            .jvp(&l.func, &xs, &ts, &opts)
+            .map_err(|d| render(l, &d))?;
+        match a.format {
+            Format::Json => println!("{}", json!({"value": to_json(&v), "tangent": to_json(&t)})),
+            Format::Text => {
+                println!("value:   {}", to_text(&v));
+                println!("tangent: {}", to_text(&t));
+            }
         }
+        return Ok(true);
     }
-    Ok(())
+    compare::all_engines(
+        l,
+        &["tangent".to_string()],
+        a.format,
+        engines,
+        "result",
+        |e| {
+            S::answers(e)
+                .jvp(&l.func, &xs, &ts, &opts)
+                .map(|(value, t)| Gradient {
+                    value,
+                    grads: vec![Some(t)],
+                })
+        },
+    )
 }
 
 /// `adora vjp`.
-pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<(), String> {
-    check_engine(&a.engine)?;
+pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<bool, String> {
+    let engines = select_engines(&a.engine)?;
     let l = inputs::load(&a.file, &a.entry)?;
-    numeric!(a, vjp_with(&l, a, cotangent))
+    numeric!(a, vjp_with(&l, a, cotangent, &engines))
 }
 
-fn vjp_with<S: Scalar>(l: &Loaded, a: &RunArgs, cotangent: &str) -> Result<(), String> {
+fn vjp_with<S: CliScalar>(
+    l: &Loaded,
+    a: &RunArgs,
+    cotangent: &str,
+    engines: &[Box<dyn Engine>],
+) -> Result<bool, String> {
     let xs = inputs::inputs::<S>(l, a)?;
     let ct = literal::<S>("--cotangent", cotangent, &l.func.ret)?;
-    let g = reference::vjp(&l.func, &xs, &ct, &options(a)).map_err(|d| render(l, &d))?;
-    print_gradient(l, a.format, &g, "cotangents");
-    Ok(())
+    let opts = options(a);
+    if let (false, [e]) = (a.engine == "all", engines) {
+        let g = S::answers(e.as_ref())
+            .vjp(&l.func, &xs, &ct, &opts)
+            .map_err(|d| render(l, &d))?;
+        print_gradient(l, a.format, &g, "cotangents");
+        return Ok(true);
+    }
+    compare::all_engines(l, &param_names(l), a.format, engines, "cotangents", |e| {
+        S::answers(e).vjp(&l.func, &xs, &ct, &opts)
+    })
 }
 
-fn print_gradient<S: Scalar>(l: &Loaded, format: Format, g: &Gradient<S>, title: &str) {
+/// Prints a value and per-input gradients (or cotangents).
+pub fn print_gradient<S: Scalar>(l: &Loaded, format: Format, g: &Gradient<S>, title: &str) {
     match format {
         Format::Json => {
             let mut grads = serde_json::Map::new();

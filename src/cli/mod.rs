@@ -2,6 +2,7 @@
 //! comparison failed, 2 bad usage or bad input.
 
 mod check;
+mod compare;
 mod cost;
 mod diff;
 mod inputs;
@@ -100,7 +101,8 @@ pub struct RunArgs {
     /// Exact rationals or f64.
     #[arg(long, value_enum, default_value = "exact")]
     pub numeric: Numeric,
-    /// The AD engine (`reference` = exact forward mode by dual numbers).
+    /// The AD engine (`reference` = exact forward mode by dual numbers; `all` = every
+    /// engine, compared with the reference: exit 1 if one differs).
     #[arg(long, default_value = "reference")]
     pub engine: String,
     /// Turn total-division events and colliding `scatter_into` writes into errors.
@@ -114,25 +116,20 @@ pub struct RunArgs {
     pub format: Format,
 }
 
-/// The engines the command line knows, with what each is.
-pub const ENGINES: &[(&str, &str)] = &[(
-    "reference",
-    "exact forward mode by dual numbers (DESIGN §3)",
-)];
-
 /// Runs a parsed command line and returns the exit code.
 pub fn run(cli: Cli) -> u8 {
+    let agreed = |r: Result<bool, String>| r.map(|ok| if ok { OK } else { FAILED });
     let result = match cli.command {
-        Command::Eval(a) => diff::eval(&a),
-        Command::Grad(a) => diff::grad(&a),
-        Command::Jvp { run, tangents } => diff::jvp(&run, &tangents),
-        Command::Vjp { run, cotangent } => diff::vjp(&run, &cotangent),
-        Command::Show { file, stage, entry } => show::show(&file, &stage, &entry),
-        Command::Cost(a) => cost::cost(&a),
+        Command::Eval(a) => diff::eval(&a).map(|()| OK),
+        Command::Grad(a) => agreed(diff::grad(&a)),
+        Command::Jvp { run, tangents } => agreed(diff::jvp(&run, &tangents)),
+        Command::Vjp { run, cotangent } => agreed(diff::vjp(&run, &cotangent)),
+        Command::Show { file, stage, entry } => show::show(&file, &stage, &entry).map(|()| OK),
+        Command::Cost(a) => cost::cost(&a).map(|()| OK),
         Command::Check(a) => return check::check(&a),
     };
     match result {
-        Ok(()) => OK,
+        Ok(code) => code,
         Err(e) => {
             eprint!("{e}");
             if !e.ends_with('\n') {
