@@ -346,3 +346,104 @@ fn check_lists_runs_and_filters() {
         "no property matches",
     );
 }
+
+/// The engines of issues 4–6 through the command line: `--engine all`, the `bot`, `delta`
+/// and `grad` stages (printed programs evaluate again, to the same value / gradient),
+/// `cost --engine dual`, `linearize` and `transpose`.
+#[test]
+fn engines_stages_and_linear_a_commands() {
+    let conv = repo("specs/programs/conv/conv1d.adl");
+    let ins = [
+        "--input",
+        "x=[1,2,3,4,5,6,7,8,9,10]",
+        "--input",
+        "w=[1,-1,1/2]",
+    ];
+    let mut args = vec!["grad", conv.as_str(), "--engine", "all", "--format", "json"];
+    args.extend(ins);
+    let j = json(&adora(&args));
+    assert_eq!(j["agree"], true);
+    for e in ["dual", "dual-scalar", "linear"] {
+        assert_eq!(j["engines"][e]["status"], "agrees", "{e}: {j}");
+    }
+    assert_eq!(j["reference"]["value"], "51");
+
+    // A single engine answers like the reference.
+    let mut args = vec![
+        "grad",
+        conv.as_str(),
+        "--engine",
+        "dual",
+        "--format",
+        "json",
+    ];
+    args.extend(ins);
+    assert_eq!(
+        json(&adora(&args))["gradient"]["w"],
+        serde_json::json!(["204", "240", "276"])
+    );
+
+    // `show --stage bot` prints a build-free program that evaluates to the same value.
+    let o = adora(&["show", &conv, "--stage", "bot"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bot = stdout(&o);
+    assert!(!bot.contains("build"), "{bot}");
+    let f = file("engines", "bot.adl", bot.as_bytes());
+    let mut args = vec!["eval", f.to_str().unwrap(), "--format", "json"];
+    args.extend(ins);
+    assert_eq!(json(&adora(&args))["value"], "51");
+
+    // `show --stage grad` prints the gradient program: inputs plus `dret`.
+    let o = adora(&["show", &conv, "--stage", "grad"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let g = file("engines", "grad.adl", stdout(&o).as_bytes());
+    let mut args = vec![
+        "eval",
+        g.to_str().unwrap(),
+        "--input",
+        "dret=1",
+        "--format",
+        "json",
+    ];
+    args.extend(ins);
+    let v = json(&adora(&args));
+    assert_eq!(v["value"][0], "51");
+    assert_eq!(v["value"][2], serde_json::json!(["204", "240", "276"]));
+
+    let o = adora(&["show", &conv, "--stage", "delta"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("-- delta"));
+
+    // `cost --engine dual`: gradient costs, ratios and the cheap-gradient bound.
+    let c = json(&adora(&[
+        "cost", &conv, "--engine", "dual", "--format", "json",
+    ]));
+    assert!(c["gradient"]["ops"].as_u64().unwrap() > c["primal"]["ops"].as_u64().unwrap());
+    assert_eq!(c["cheap_gradient"]["holds"], true);
+
+    // `linearize` prints Linear A; `transpose` its transpose.
+    let o = adora(&["linearize", &repo("examples/dot.adl")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("; dx: R[3]"), "{}", stdout(&o));
+    let lin = repo("specs/programs/linear/fig10_transpose.ala");
+    let o = adora(&["transpose", &lin, "--entry", "f"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("def f_t("), "{}", stdout(&o));
+
+    // Outside a fragment: an engine declines with the construct and position, exit 2.
+    let soac = file(
+        "engines",
+        "map.adl",
+        b"def main(x: R[3]) -> R = sum(map(a => a * a, x))\n",
+    );
+    let o = adora(&[
+        "grad",
+        soac.to_str().unwrap(),
+        "--engine",
+        "dual",
+        "--input",
+        "x=[1,2,3]",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("map.adl:1:"), "{}", stderr(&o));
+}

@@ -27,7 +27,7 @@ fn implemented_in_file() -> BTreeSet<String> {
                 let is_name = k % 2 == 1
                     && part.contains('/')
                     && part.chars().all(|c| {
-                        c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '/'
+                        c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '/' | '.')
                     });
                 if is_name && cell.trim_start_matches("| ").starts_with('`') {
                     names.insert(part.to_string());

@@ -11,6 +11,7 @@
 //! semantic rule is implemented twice. [`measure`] runs all of them in one evaluation.
 
 pub mod inputs;
+pub mod lin;
 pub mod mem;
 pub mod node;
 pub mod ops;

@@ -121,7 +121,8 @@ fn catalogue_names() {
         assert!(!area.is_empty() && !rest.is_empty());
         assert!(
             rest.chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                // `.` for theorem numbers (`linear/thm-4.1-...`)
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.'),
             "{}",
             p.name
         );
@@ -161,4 +162,49 @@ fn catalogue_runs_deterministically_in_parallel() {
             (b.name, b.cases_run, b.failures, &b.figure)
         );
     }
+}
+
+#[test]
+fn dual_grad_equals_reference() {
+    check("dual/grad-equals-reference", 200);
+}
+
+#[test]
+fn dual_symbolic_equals_reference() {
+    check("dual/symbolic-equals-reference", 200);
+}
+
+#[test]
+fn dual_scalar_grad_equals_reference() {
+    check("dual-scalar/grad-equals-reference", 200);
+}
+
+#[test]
+fn dual_adjoint_law() {
+    check("dual/adjoint-law", 200);
+}
+
+#[test]
+fn dual_separated_form() {
+    check("dual/separated-form", 200);
+}
+
+#[test]
+fn dual_one_hot_bound() {
+    check("dual/one-hot-bound", 200);
+}
+
+#[test]
+fn dual_delta_size_constant() {
+    check("dual/delta-size-constant", 30);
+}
+
+#[test]
+fn dual_grad_program_build_free() {
+    check("dual/grad-program-build-free", 200);
+}
+
+#[test]
+fn dual_cheap_gradient() {
+    check("dual/cheap-gradient", 200);
 }

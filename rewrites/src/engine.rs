@@ -100,7 +100,12 @@ impl EngineScalar for f64 {
 /// Every engine, in a fixed order: the reference first, then the program-transforming
 /// engines in the order of the seeds.
 pub fn registry() -> Vec<Box<dyn Engine>> {
-    vec![Box::new(Reference)]
+    vec![
+        Box::new(Reference),
+        Box::new(crate::dual::Dual),
+        Box::new(crate::dual::DualScalar),
+        Box::new(crate::linear::Linear),
+    ]
 }
 
 /// The engine called `name`.

@@ -4,8 +4,10 @@
 //! leading run of comment and blank lines; in it, a comment `-- key: rest` whose `key` is
 //! a word of lowercase letters, digits, `_` and `-` is a header line and must be one of
 //! the keys below; any other comment is free text. Comments after the first line of code
-//! are never headers.
+//! are never headers. A printed-program header `-- gradient-program[ENGINE]:` is followed
+//! by the program on `-- |` lines ([`crate::printed`]).
 
+use crate::printed::{self, PrintedProgram};
 use std::path::{Path, PathBuf};
 
 /// Every key a header line may use.
@@ -125,6 +127,9 @@ pub struct Case {
     pub max_rational_bits: Option<u64>,
     /// `-- error:` / `-- at:` / `-- message:` of a bad case.
     pub error: Option<ExpectedError>,
+    /// Printed programs (`-- gradient-program[ENGINE]:` followed by `-- |` lines; see
+    /// [`crate::printed`]).
+    pub printed: Vec<PrintedProgram>,
 }
 
 impl Case {
@@ -158,7 +163,9 @@ pub fn parse_case(path: &Path, text: &str) -> Result<Case, String> {
         max_steps: None,
         max_rational_bits: None,
         error: None,
+        printed: Vec::new(),
     };
+    let mut open_program: Option<PrintedProgram> = None;
     let mut entry_seen = false;
     let mut numeric_seen = false;
     let mut mode_seen = false;
@@ -172,16 +179,43 @@ pub fn parse_case(path: &Path, text: &str) -> Result<Case, String> {
         offset += raw.len();
         let line = raw.trim_end_matches(['\n', '\r']);
         let trimmed = line.trim_start();
+        let err = |what: String| format!("{}:{line_no}: {what}", path.display());
+        if let Some(p) = open_program.as_mut() {
+            if let Some(text) = printed::program_line(line) {
+                p.text.push_str(text);
+                p.text.push('\n');
+                continue;
+            }
+        }
+        if let Some(p) = open_program.take() {
+            finish_printed(path, p, &mut case.printed)?;
+        }
         if trimmed.is_empty() {
             continue;
         }
         if !trimmed.starts_with("--") {
             break;
         }
+        if let Some(h) = printed::header(&trimmed[2..]) {
+            let (kind, engine) = h.map_err(err)?;
+            if case
+                .printed
+                .iter()
+                .any(|p| p.kind == kind && p.engine == engine)
+            {
+                return Err(err(format!("a second `{kind}[{engine}]` program")));
+            }
+            open_program = Some(PrintedProgram {
+                kind,
+                engine,
+                text: String::new(),
+                line: line_no,
+            });
+            continue;
+        }
         let Some((key, rest, rest_off)) = header_key(line) else {
             continue;
         };
-        let err = |what: String| format!("{}:{line_no}: {what}", path.display());
         if !KEYS.contains(&key) {
             return Err(err(format!(
                 "unknown header key `{key}` (known: {})",
@@ -303,6 +337,9 @@ pub fn parse_case(path: &Path, text: &str) -> Result<Case, String> {
             }
         }
     }
+    if let Some(p) = open_program.take() {
+        finish_printed(path, p, &mut case.printed)?;
+    }
     let err = |line: usize, what: &str| format!("{}:{line}: {what}", path.display());
     match (code, at, message) {
         (Some((_, code)), Some((_, line, col)), Some((_, message))) => {
@@ -341,6 +378,25 @@ pub fn parse_case(path: &Path, text: &str) -> Result<Case, String> {
         return Err(err(l, "`-- vjp:` and `-- cotangent:` lines go together"));
     }
     Ok(case)
+}
+
+/// Closes a printed-program block (it must have at least one line).
+fn finish_printed(
+    path: &Path,
+    p: PrintedProgram,
+    out: &mut Vec<PrintedProgram>,
+) -> Result<(), String> {
+    if p.text.trim().is_empty() {
+        return Err(format!(
+            "{}:{}: `-- {}[{}]:` needs the program on the `-- |` lines below it",
+            path.display(),
+            p.line,
+            p.kind,
+            p.engine
+        ));
+    }
+    out.push(p);
+    Ok(())
 }
 
 /// Splits a header comment `-- key: rest` into its key, the rest, and the rest's byte

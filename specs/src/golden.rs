@@ -219,12 +219,15 @@ impl Run<'_> {
                 self.fail(format!("evaluation failed:\n{msg}"));
             }
         }
+        let mut grad_want = None;
+        let mut vjp_want = None;
         if !case.grads.is_empty() {
             if let Some(want) = self.per_param::<S>("grad", &case.grads, &f.params, true, true) {
                 for e in engines {
                     let got = S::derivatives(*e).gradient(f, &inputs, &opts);
                     self.check_gradient(e.name(), "grad", got, &expected, &want, &f.params);
                 }
+                grad_want = Some(want);
             }
         }
         if let Some(jvp_lit) = &case.jvp {
@@ -270,10 +273,26 @@ impl Run<'_> {
                         let got = S::derivatives(*e).vjp(f, &inputs, &cot, &opts);
                         self.check_gradient(e.name(), "vjp", got, &expected, &want, &f.params);
                     }
+                    vjp_want = Some(want);
                 }
                 (Err(e), _) => self.fail(format!("`-- cotangent:` is not a {}:\n{e}", f.ret)),
                 (_, None) => {}
             }
+        }
+        if !case.printed.is_empty() {
+            let r = crate::printed::check(
+                case,
+                f,
+                &inputs,
+                &expected,
+                grad_want.as_deref(),
+                vjp_want.as_deref(),
+                &opts,
+            );
+            for m in r.failures {
+                self.fail(m);
+            }
+            self.out.checked.extend(r.checked);
         }
     }
 

@@ -13,7 +13,9 @@
 //!   declines a program by answering `ErrorKind::Unsupported`;
 //! * [`run_bad_case`] checks that a bad case fails with the stated code, position and
 //!   message;
-//! * [`coverage`] lists the language constructs a case exercises.
+//! * [`coverage`] lists the language constructs a case exercises;
+//! * [`printed`] checks printed-program headers (`-- gradient-program[dual]:`): the exact
+//!   text an engine prints for the case, and that it evaluates to the expectations.
 
 pub mod bad;
 pub mod case;
@@ -21,6 +23,7 @@ pub mod compare;
 pub mod coverage;
 pub mod engine;
 pub mod golden;
+pub mod printed;
 
 pub use bad::run_bad_case;
 pub use case::{parse_case, Case};

@@ -5,7 +5,9 @@ use super::diff::select_engines;
 use super::inputs::{self, render};
 use super::{Format, RunArgs};
 use adora_core::diag::ErrorKind;
+use adora_core::types::{Base, Type};
 use adora_costmodel::Costs;
+use adora_semantics::value::{Tensor, Value};
 use adora_semantics::Rat;
 use serde_json::json;
 
@@ -27,21 +29,100 @@ pub fn cost(a: &RunArgs) -> Result<(), String> {
     };
     let opts = super::diff::options(a);
     let primal = adora_costmodel::measure(&l.func, &xs, &opts).map_err(|d| render(&l, &d))?;
-    // The reference engine differentiates by evaluation and produces no derivative program,
-    // so only the primal's costs exist; program-producing engines add "gradient" and "ratio".
-    match a.format {
-        Format::Json => println!("{}", json!({"primal": primal.to_json()})),
-        Format::Text => {
+    let gradient = match a.engine.as_str() {
+        "dual" => Some(dual_gradient_costs(&l, &xs, &opts)?),
+        _ => None,
+    };
+    match (a.format, &gradient) {
+        (Format::Json, None) => println!("{}", json!({"primal": primal.to_json()})),
+        (Format::Json, Some((g, io))) => {
+            let ratios = adora_costmodel::ratio(g, &primal);
+            println!(
+                "{}",
+                json!({"primal": primal.to_json(), "gradient": g.to_json(), "ratio": ratios.to_json(),
+                       "cheap_gradient": cheap_json(&primal, g, *io)})
+            )
+        }
+        (Format::Text, _) => {
             if !given {
                 println!("inputs: deterministic defaults (give --input to choose them)");
             }
             print_costs("primal", &primal);
-            if a.engine == "reference" {
-                println!("(engine `reference` computes derivatives by evaluation: it has no derivative program to cost)");
+            match &gradient {
+                Some((g, io)) => {
+                    print_costs("gradient", g);
+                    let r = adora_costmodel::ratio(g, &primal);
+                    let show = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{x:.3}"));
+                    println!(
+                        "ratio (gradient / primal): ops {}  work {}  span {}  mem {}",
+                        show(r.ops),
+                        show(r.work),
+                        show(r.span),
+                        show(r.mem)
+                    );
+                    let holds = adora_costmodel::cheap_gradient_bound(&primal, g, 4, 1, *io);
+                    println!(
+                        "cheap-gradient bound ops(gradient) <= 4 * ops(primal) + (inputs + outputs = {io}): {}",
+                        if holds { "holds" } else { "VIOLATED" }
+                    );
+                }
+                None => println!(
+                    "(engine `{}` produces no derivative program to cost; `--engine dual` does)",
+                    a.engine
+                ),
             }
         }
     }
     Ok(())
+}
+
+/// Costs of engine `dual`'s gradient program at the same inputs with cotangent 1 (ones of
+/// the result's shape), and the number of input plus output scalars.
+fn dual_gradient_costs(
+    l: &inputs::Loaded,
+    xs: &[Value<Rat>],
+    opts: &adora_semantics::eval::EvalOptions,
+) -> Result<(Costs, u64), String> {
+    let gp = adora_rewrites::dual::gradient_program(&l.func).map_err(|d| render(l, &d))?;
+    let mut args = xs.to_vec();
+    args.push(ones(&l.func.ret));
+    let g = adora_costmodel::measure(&gp.function, &args, opts).map_err(|d| render(l, &d))?;
+    let io: usize = l
+        .func
+        .params
+        .iter()
+        .map(|p| real_scalars(&p.ty))
+        .sum::<usize>()
+        + real_scalars(&l.func.ret);
+    Ok((g, io as u64))
+}
+
+fn real_scalars(t: &Type) -> usize {
+    match t {
+        Type::Array(Base::R, s) => s.iter().product(),
+        Type::Array(..) => 0,
+        Type::Tuple(ts) => ts.iter().map(real_scalars).sum(),
+    }
+}
+
+fn ones(t: &Type) -> Value<Rat> {
+    match t {
+        Type::Array(Base::R, s) => {
+            let n: usize = s.iter().product();
+            Value::Real(Tensor {
+                shape: s.clone(),
+                data: vec![Rat::from_integer(1.into()); n],
+            })
+        }
+        Type::Tuple(ts) => Value::Tuple(ts.iter().map(ones).collect()),
+        other => Value::zeros(other),
+    }
+}
+
+fn cheap_json(primal: &Costs, g: &Costs, io: u64) -> serde_json::Value {
+    json!({"k": 4, "c": 1, "inputs_and_outputs": io,
+           "holds": adora_costmodel::cheap_gradient_bound(primal, g, 4, 1, io),
+           "min_k": adora_costmodel::cheap_gradient_min_k(primal, g, 1, io)})
 }
 
 fn print_costs(title: &str, c: &Costs) {

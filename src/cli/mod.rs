@@ -60,6 +60,22 @@ enum Command {
         #[arg(long, default_value = "main")]
         entry: String,
     },
+    /// Linearize a program (seed 002 JVP): print its Linear A form (non-linear ; linear).
+    Linearize {
+        /// The program file (core syntax).
+        file: PathBuf,
+        /// Entry point.
+        #[arg(long, default_value = "main")]
+        entry: String,
+    },
+    /// Transpose a Linear A program (seed 002 §7): print the transposed Linear A program.
+    Transpose {
+        /// The Linear A file (`docs/engines/linear.md`).
+        file: PathBuf,
+        /// The `def` to transpose.
+        #[arg(long, default_value = "main")]
+        entry: String,
+    },
     /// Cost-model counts (ops, work, span, mem) of a program.
     Cost(RunArgs),
     /// Run the property suite (the theorem catalogue) on random programs.
@@ -125,6 +141,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Jvp { run, tangents } => agreed(diff::jvp(&run, &tangents)),
         Command::Vjp { run, cotangent } => agreed(diff::vjp(&run, &cotangent)),
         Command::Show { file, stage, entry } => show::show(&file, &stage, &entry).map(|()| OK),
+        Command::Linearize { file, entry } => show::linearize(&file, &entry).map(|()| OK),
+        Command::Transpose { file, entry } => show::transpose(&file, &entry).map(|()| OK),
         Command::Cost(a) => cost::cost(&a).map(|()| OK),
         Command::Check(a) => return check::check(&a),
     };

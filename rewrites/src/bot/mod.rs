@@ -1,1 +1,210 @@
 //! The bulk-operation transform (bot) of seed 000 §5 as an egg rule system.
+//!
+//! [`transform`] translates an elaborated function into an e-graph
+//! ([`crate::ir::translate`]), runs every bot rule ([`rules`], tabulated in [`RULES`] and
+//! docs/rules/bot.md) in one phase with explicit limits ([`BotConfig`]; a goal stops the
+//! phase a few iterations after a normal form first exists), checks why the phase
+//! stopped, extracts the best build-free term ([`crate::ir::extract`]: scope-aware,
+//! preferring build-free terms and then normal-form indexes), checks Theorem 5.1's normal
+//! form on that term ([`projection::check_term`]), re-introduces lets, re-type-checks, and
+//! checks the normal form of the function ([`projection::check_normal_form`], the shared
+//! [`normal_form::check_normal_form`] with projections of tuple variables counted as
+//! variables). [`show`] prints the result as source.
+//!
+//! The rules live in `rules/` (one module per figure; docs/rules/bot.md explains the
+//! encoding: lets by sharing, binders, substitution on representatives, guards).
+//!
+//! Errors: hitting the iteration or node limit before the normal form is reachable is an
+//! [`ErrorKind::Resource`] diagnostic with the figures (iterations, e-nodes, e-classes);
+//! the wall-clock safety net is `Resource` too; an unsound merge, or a saturated e-graph
+//! without a normal form, is an internal error ([`ErrorKind::Runtime`]); programs outside
+//! the seed-000 fragment are [`ErrorKind::Unsupported`] (from translation). Nothing
+//! panics on any input program, and the output is deterministic.
+
+mod goal;
+pub mod normal_form;
+pub mod projection;
+mod rules;
+pub mod table;
+
+pub use table::{RuleInfo, RULES};
+
+use crate::ir::analysis::IrAnalysis;
+use crate::ir::extract::{extract_recexpr, to_function};
+use crate::ir::lang::Ir;
+use crate::ir::runner::{run_phase, Phase, PhaseReport, PhaseStop};
+use crate::ir::translate::translate;
+use adora_core::ast::Function;
+use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+use egg::Rewrite;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The limits of one bot run (builder style; see [`BotConfig::default`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotConfig {
+    /// Most iterations of the rule phase.
+    pub iter_limit: usize,
+    /// Most e-nodes.
+    pub node_limit: usize,
+    /// Wall-clock safety net (hitting it is an error; results never depend on it).
+    pub time_limit: Duration,
+    /// Iterations to keep rewriting once the root has a normal form (`None`: run to
+    /// saturation). Equality saturation keeps finding alternatives long after a normal
+    /// form exists (pushing indexes through every `let`-bound definition, say); a few more
+    /// iterations let cheaper forms appear, then the phase stops with a goal.
+    pub settle: Option<usize>,
+}
+
+impl Default for BotConfig {
+    /// 200 iterations, 400,000 e-nodes, a 60 s safety net, 2 settling iterations.
+    fn default() -> Self {
+        BotConfig {
+            iter_limit: 200,
+            node_limit: 400_000,
+            time_limit: Duration::from_secs(60),
+            settle: Some(2),
+        }
+    }
+}
+
+impl BotConfig {
+    /// Sets the iteration limit.
+    pub fn with_iter_limit(mut self, n: usize) -> BotConfig {
+        self.iter_limit = n;
+        self
+    }
+    /// Sets the e-node limit.
+    pub fn with_node_limit(mut self, n: usize) -> BotConfig {
+        self.node_limit = n;
+        self
+    }
+    /// Sets the wall-clock safety net.
+    pub fn with_time_limit(mut self, t: Duration) -> BotConfig {
+        self.time_limit = t;
+        self
+    }
+    /// Sets the settling iterations (`None`: run to saturation).
+    pub fn with_settle(mut self, settle: Option<usize>) -> BotConfig {
+        self.settle = settle;
+        self
+    }
+    /// The rule phase these limits describe (the simple scheduler: every rule,
+    /// every iteration; with a goal when `settle` is set).
+    fn phase(&self) -> Phase {
+        let phase = Phase::new("bot")
+            .with_iter_limit(self.iter_limit)
+            .with_node_limit(self.node_limit)
+            .with_time_limit(self.time_limit)
+            .with_simple_scheduler();
+        let Some(extra) = self.settle else {
+            return phase;
+        };
+        let seen: Mutex<(usize, Option<usize>)> = Mutex::new((0, None));
+        phase.with_goal(move |eg, root| {
+            let mut s = seen.lock().unwrap_or_else(|e| e.into_inner());
+            let now = s.0;
+            s.0 += 1;
+            // The check extracts (after a cheap necessary condition); after the first few
+            // iterations it runs every fourth one only.
+            let due = now < 8 || now & 3 == 0;
+            if s.1.is_none() && due && in_normal_form(eg, root) {
+                s.1 = Some(now);
+            }
+            s.1.is_some_and(|first| now >= first + extra)
+        })
+    }
+}
+
+/// The result of [`transform`].
+#[derive(Clone, Debug)]
+pub struct BotOutcome {
+    /// The transformed function: same signature, in Theorem 5.1's normal form.
+    pub function: Function,
+    /// What each phase did (one phase today).
+    pub phases: Vec<PhaseReport>,
+    /// E-nodes at the end.
+    pub egraph_nodes: usize,
+    /// E-classes at the end.
+    pub egraph_classes: usize,
+    /// Rule name → applications, over all phases.
+    pub applied: BTreeMap<String, usize>,
+}
+
+/// Every bot rule as an egg rewrite (the names and order of [`RULES`]).
+pub fn rules() -> Vec<Rewrite<Ir, IrAnalysis>> {
+    rules::all()
+}
+
+/// Runs the bot on an elaborated function (see the module docs).
+pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
+    let mut tr = translate(f)?;
+    let rules = rules();
+    let phase = cfg.phase();
+    let report = run_phase(&mut tr, &rules, &phase)?;
+    let figures = format!(
+        "after {} iterations, with {} e-nodes in {} e-classes",
+        report.iterations, report.egraph_nodes, report.egraph_classes
+    );
+    let stuck = |what: String| match &report.stop {
+        PhaseStop::IterationLimit(n) => Diagnostic::new(
+            ErrorKind::Resource,
+            f.body.span,
+            format!(
+                "bot reached its iteration limit ({n}) before the normal form: {what} {figures}"
+            ),
+        ),
+        PhaseStop::NodeLimit(n) => Diagnostic::new(
+            ErrorKind::Resource,
+            f.body.span,
+            format!("bot reached its e-node limit ({n}) before the normal form: {what} {figures}"),
+        ),
+        stop => internal(format!(
+            "bot stopped ({stop:?}) without a normal form: {what} {figures}"
+        )),
+    };
+    let term = extract_recexpr(&tr.egraph, tr.root)?;
+    if let Err(v) = projection::check_term(&term) {
+        return Err(stuck(format!("the best term is not in normal form ({v})")));
+    }
+    let g = to_function(&term, &tr.egraph.analysis, f)?;
+    if let Err(v) = projection::check_normal_form(&g) {
+        return Err(
+            internal(format!("the extracted program is not in normal form: {v}"))
+                .with_note(adora_core::pretty::function(&g)),
+        );
+    }
+    Ok(BotOutcome {
+        function: g,
+        egraph_nodes: report.egraph_nodes,
+        egraph_classes: report.egraph_classes,
+        applied: report.applied.clone(),
+        phases: vec![report],
+    })
+}
+
+/// The bot output of `f` (default limits) printed as a full `def` — valid source that
+/// parses, checks and evaluates to the same values (`adora show --stage bot`).
+pub fn show(f: &Function) -> Result<String> {
+    let out = transform(f, &BotConfig::default())?;
+    Ok(adora_core::pretty::function(&out.function))
+}
+
+/// Whether the best well-scoped term of `root` is in Theorem 5.1's normal form, as
+/// [`projection::check_term`] decides on the extracted term (after the cheap necessary
+/// condition of [`goal::may_be_normal`]).
+fn in_normal_form(eg: &crate::ir::analysis::IrGraph, root: egg::Id) -> bool {
+    if !goal::may_be_normal(eg, root) {
+        return false;
+    }
+    extract_recexpr(eg, root).is_ok_and(|e| projection::check_term(&e).is_ok())
+}
+
+fn internal(msg: String) -> Diagnostic {
+    Diagnostic::new(
+        ErrorKind::Runtime,
+        Span::DUMMY,
+        format!("internal error in bot: {msg}"),
+    )
+}

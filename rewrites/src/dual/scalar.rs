@@ -1,0 +1,506 @@
+//! The naive scalar dual-numbers reverse AD of seed 000 §2 (engine `dual-scalar`): every
+//! real scalar carries its own Delta (Fig. 1(b): `Zero`, `Input`, `Add`, `Scale`,
+//! `Share`), every primitive operation's Delta gets a fresh `Share` id (Fig. 3, the
+//! pessimistic approach: `dD` always shares), and the reverse pass processes ids in
+//! decreasing order (Fig. 5). No bot: `build` stays, so a program over arrays of `n`
+//! elements builds `O(n)` Delta nodes — the Delta explosion of §4.1 that dual arrays
+//! avoid, measured by [`delta_nodes`].
+//!
+//! Implementation: the generic evaluator of `adora_semantics` instantiated at the scalar
+//! type [`DScalar`], which records Delta nodes as it computes (the type-class
+//! instantiation of §8 / App. D, with Rust's `Scalar` trait in the role of the class).
+//! The derivative rules are the reference's (`adora_semantics::dual`), so gradients are
+//! exact. `Share` ids come from one process-wide increasing counter (horde-ad's
+//! `unsafePerformIO` counter): children are built before parents, so invariant 1 holds,
+//! and only the relative order of ids matters.
+
+use adora_core::ast::Function;
+use adora_core::diag::{Diagnostic, ErrorKind, Result};
+use adora_core::types::Type;
+use adora_semantics::eval::{eval, EvalOptions};
+use adora_semantics::reference::Gradient;
+use adora_semantics::scalar::{NonRational, Scalar, Transcendental};
+use adora_semantics::value::{Tensor, Value};
+use adora_semantics::Rat;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
+use std::sync::Arc;
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+fn fresh_id() -> u64 {
+    NEXT_ID.fetch_add(1, AtomicOrdering::Relaxed)
+}
+
+/// A scalar Delta (Fig. 1(b)); `None` is `Zero`.
+#[derive(Clone, Debug)]
+pub struct SD<F>(Option<Arc<SNode<F>>>);
+
+/// The non-zero scalar Delta constructors.
+#[derive(Debug)]
+pub enum SNode<F> {
+    /// Input scalar number `k` (all real input scalars in order).
+    Input(usize),
+    /// `d + e`.
+    Add(SD<F>, SD<F>),
+    /// `k · d`.
+    Scale(F, SD<F>),
+    /// Global sharing.
+    Share(u64, SD<F>),
+}
+
+impl<F: Scalar> SD<F> {
+    fn zero() -> SD<F> {
+        SD(None)
+    }
+    fn is_zero(&self) -> bool {
+        self.0.is_none()
+    }
+    fn node(n: SNode<F>) -> SD<F> {
+        SD(Some(Arc::new(n)))
+    }
+    fn add(a: SD<F>, b: SD<F>) -> SD<F> {
+        match (a.is_zero(), b.is_zero()) {
+            (true, _) => b,
+            (_, true) => a,
+            _ => SD::node(SNode::Add(a, b)),
+        }
+    }
+    fn scale(k: F, d: SD<F>) -> SD<F> {
+        if d.is_zero() || k.is_zero() {
+            return SD::zero();
+        }
+        SD::node(SNode::Scale(k, d))
+    }
+    /// The result Delta of a primitive operation, under a fresh id (Fig. 3's `dD`).
+    fn share(d: SD<F>) -> SD<F> {
+        match d.0.as_deref() {
+            None | Some(SNode::Input(_)) | Some(SNode::Share(..)) => d,
+            _ => SD::node(SNode::Share(fresh_id(), d)),
+        }
+    }
+}
+
+/// A dual number of §2: a primal scalar and its Delta.
+#[derive(Clone, Debug)]
+pub struct DScalar<F> {
+    value: F,
+    delta: SD<F>,
+}
+
+impl<F: Scalar> DScalar<F> {
+    /// Input scalar number `k`.
+    pub fn input(value: F, k: usize) -> DScalar<F> {
+        DScalar {
+            value,
+            delta: SD::node(SNode::Input(k)),
+        }
+    }
+    fn constant(value: F) -> DScalar<F> {
+        DScalar {
+            value,
+            delta: SD::zero(),
+        }
+    }
+    fn new(value: F, delta: SD<F>) -> DScalar<F> {
+        DScalar {
+            value,
+            delta: SD::share(delta),
+        }
+    }
+    /// The primal value.
+    pub fn value(&self) -> &F {
+        &self.value
+    }
+    /// The Delta.
+    pub fn delta(&self) -> &SD<F> {
+        &self.delta
+    }
+}
+
+impl<F: Scalar> PartialEq for DScalar<F> {
+    fn eq(&self, o: &Self) -> bool {
+        let same = match (&self.delta.0, &o.delta.0) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        self.value == o.value && same
+    }
+}
+
+fn recip<F: Scalar>(x: &F) -> F {
+    F::one()
+        .checked_div(x)
+        .unwrap_or_else(|| F::one().div_by_zero(x))
+}
+
+impl<F: Scalar> Scalar for DScalar<F> {
+    fn zero() -> Self {
+        DScalar::constant(F::zero())
+    }
+    fn one() -> Self {
+        DScalar::constant(F::one())
+    }
+    fn from_i64(n: i64) -> Self {
+        DScalar::constant(F::from_i64(n))
+    }
+    fn from_rational(r: &Rat) -> Self {
+        DScalar::constant(F::from_rational(r))
+    }
+    fn is_zero(&self) -> bool {
+        self.value.is_zero() && self.delta.is_zero()
+    }
+    fn add(&self, o: &Self) -> Self {
+        DScalar::new(
+            self.value.add(&o.value),
+            SD::add(self.delta.clone(), o.delta.clone()),
+        )
+    }
+    fn sub(&self, o: &Self) -> Self {
+        let d = SD::add(
+            self.delta.clone(),
+            SD::scale(F::one().neg(), o.delta.clone()),
+        );
+        DScalar::new(self.value.sub(&o.value), d)
+    }
+    fn mul(&self, o: &Self) -> Self {
+        let d = SD::add(
+            SD::scale(o.value.clone(), self.delta.clone()),
+            SD::scale(self.value.clone(), o.delta.clone()),
+        );
+        DScalar::new(self.value.mul(&o.value), d)
+    }
+    fn neg(&self) -> Self {
+        DScalar::new(
+            self.value.neg(),
+            SD::scale(F::one().neg(), self.delta.clone()),
+        )
+    }
+    fn checked_div(&self, o: &Self) -> Option<Self> {
+        // (a / b)' = a' / b - q b' / b, as the reference's dual numbers.
+        let q = self.value.checked_div(&o.value)?;
+        let inv = recip(&o.value);
+        let nb = q.mul(&inv).neg();
+        let d = SD::add(
+            SD::scale(inv, self.delta.clone()),
+            SD::scale(nb, o.delta.clone()),
+        );
+        Some(DScalar::new(q, d))
+    }
+    fn div_by_zero(&self, o: &Self) -> Self {
+        let q = self.value.div_by_zero(&o.value);
+        let r = F::one().div_by_zero(&o.value);
+        let numerator = SD::add(self.delta.clone(), SD::scale(q.neg(), o.delta.clone()));
+        DScalar::new(q, SD::scale(r, numerator))
+    }
+    fn compare(&self, o: &Self) -> Option<Ordering> {
+        self.value.compare(&o.value)
+    }
+    fn floor_i64(&self) -> Option<i64> {
+        self.value.floor_i64()
+    }
+    fn abs(&self) -> Self {
+        match self.value.compare(&F::zero()) {
+            Some(Ordering::Less) => self.neg(),
+            Some(Ordering::Equal) => DScalar::constant(self.value.abs()),
+            _ => self.clone(),
+        }
+    }
+    fn transcendental(&self, f: Transcendental) -> std::result::Result<Self, NonRational> {
+        let x = &self.value;
+        let y = x.transcendental(f)?;
+        let deriv = match f {
+            Transcendental::Exp => y.clone(),
+            Transcendental::Log => recip(x),
+            Transcendental::Sin => x.transcendental(Transcendental::Cos)?,
+            Transcendental::Cos => x.transcendental(Transcendental::Sin)?.neg(),
+            Transcendental::Tanh => F::one().sub(&y.mul(&y)),
+            Transcendental::Sqrt => recip(&y.add(&y)),
+        };
+        Ok(DScalar::new(y, SD::scale(deriv, self.delta.clone())))
+    }
+    fn approx_f64(&self) -> f64 {
+        self.value.approx_f64()
+    }
+    fn as_rational(&self) -> Option<&Rat> {
+        self.value.as_rational()
+    }
+    fn fits_bits(&self, max_bits: u64) -> bool {
+        self.value.fits_bits(max_bits)
+    }
+    fn to_literal(&self) -> String {
+        self.value.to_literal()
+    }
+    fn to_json(&self) -> serde_json::Value {
+        self.value.to_json()
+    }
+}
+
+/// The inputs with real scalar number `k` (in `real_scalars` order) as `Input(k)`, and
+/// the number of real scalars.
+fn seed<F: Scalar>(inputs: &[Value<F>]) -> (Vec<Value<DScalar<F>>>, usize) {
+    let mut next = 0usize;
+    let out = inputs
+        .iter()
+        .map(|v| {
+            v.map_reals(&mut |x| {
+                next += 1;
+                DScalar::input(x.clone(), next - 1)
+            })
+        })
+        .collect();
+    (out, next)
+}
+
+/// The reverse pass of Fig. 5 over scalar Deltas: `roots` with their cotangents, into
+/// `n` input scalars.
+fn backprop<F: Scalar>(roots: Vec<(SD<F>, F)>, n: usize) -> Vec<F> {
+    let mut grad = vec![F::zero(); n];
+    let mut pending: BTreeMap<u64, (F, SD<F>)> = BTreeMap::new();
+    fn go<F: Scalar>(c: F, d: &SD<F>, grad: &mut [F], pending: &mut BTreeMap<u64, (F, SD<F>)>) {
+        let Some(node) = d.0.as_deref() else { return };
+        match node {
+            SNode::Input(k) => {
+                if let Some(g) = grad.get_mut(*k) {
+                    g.add_assign(&c);
+                }
+            }
+            SNode::Add(a, b) => {
+                go(c.clone(), a, grad, pending);
+                go(c, b, grad, pending);
+            }
+            SNode::Scale(k, a) => go(k.mul(&c), a, grad, pending),
+            SNode::Share(id, a) => match pending.get_mut(id) {
+                Some((acc, _)) => acc.add_assign(&c),
+                None => {
+                    pending.insert(*id, (c, a.clone()));
+                }
+            },
+        }
+    }
+    for (d, c) in roots {
+        go(c, &d, &mut grad, &mut pending);
+    }
+    while let Some((_, (c, d))) = pending.pop_last() {
+        go(c, &d, &mut grad, &mut pending);
+    }
+    grad
+}
+
+/// Nodes of the scalar Delta DAGs of `roots` (each `Share` body counted once).
+fn count_nodes<F: Scalar>(roots: &[&SD<F>]) -> usize {
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut count = 0;
+    let mut stack: Vec<&SD<F>> = roots.to_vec();
+    while let Some(d) = stack.pop() {
+        let Some(node) = d.0.as_deref() else { continue };
+        if let SNode::Share(id, _) = node {
+            if !seen.insert(*id) {
+                continue;
+            }
+        }
+        count += 1;
+        match node {
+            SNode::Input(_) => {}
+            SNode::Add(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            SNode::Scale(_, a) | SNode::Share(_, a) => stack.push(a),
+        }
+    }
+    count
+}
+
+fn primal<F: Scalar>(v: &Value<DScalar<F>>) -> Value<F> {
+    v.map_reals(&mut |d| d.value.clone())
+}
+
+fn split<F: Scalar>(inputs: &[Value<F>], dense: &[F]) -> Vec<Option<Value<F>>> {
+    let mut it = dense.iter().cloned().map(|x| Some(Tensor::scalar(x)));
+    inputs
+        .iter()
+        .map(|v| {
+            let g = unflatten(v, &mut it);
+            v.ty().has_reals().then_some(g)
+        })
+        .collect()
+}
+
+fn unflatten<F: Scalar>(
+    like: &Value<F>,
+    it: &mut impl Iterator<Item = Option<Tensor<F>>>,
+) -> Value<F> {
+    match like {
+        Value::Real(t) => {
+            let data = (0..t.len())
+                .map(|_| {
+                    it.next()
+                        .flatten()
+                        .map(|s| s.data[0].clone())
+                        .unwrap_or_else(F::zero)
+                })
+                .collect();
+            Value::Real(Tensor {
+                shape: t.shape.clone(),
+                data,
+            })
+        }
+        Value::Int(t) => Value::Int(Tensor::filled(t.shape.clone(), 0)),
+        Value::Bool(t) => Value::Bool(Tensor::filled(t.shape.clone(), false)),
+        Value::Tuple(vs) => Value::Tuple(vs.iter().map(|c| unflatten(c, it)).collect()),
+    }
+}
+
+/// Runs `f` at dual numbers: the output and the number of real input scalars.
+fn forward<F: Scalar>(
+    f: &Function,
+    inputs: &[Value<F>],
+    opts: &EvalOptions,
+) -> Result<(Value<DScalar<F>>, usize)> {
+    let (duals, n) = seed(inputs);
+    let (out, _) = eval(f, &duals, opts)?;
+    Ok((out, n))
+}
+
+/// Value and input cotangents for the output cotangent `cotangent` (§2.7's wrapper with
+/// a general output, App. A). Runs on a large stack ([`adora_core::with_stack`]): the
+/// scalar Deltas of long accumulations are deep.
+pub fn vjp<F: Scalar>(
+    f: &Function,
+    inputs: &[Value<F>],
+    cotangent: &Value<F>,
+    opts: &EvalOptions,
+) -> Result<Gradient<F>> {
+    adora_core::with_stack(|| vjp_here(f, inputs, cotangent, opts))
+}
+
+fn vjp_here<F: Scalar>(
+    f: &Function,
+    inputs: &[Value<F>],
+    cotangent: &Value<F>,
+    opts: &EvalOptions,
+) -> Result<Gradient<F>> {
+    if cotangent.ty() != f.ret {
+        return Err(Diagnostic::new(
+            ErrorKind::Input,
+            f.body.span,
+            format!("cotangent: expected {}, found {}", f.ret, cotangent.ty()),
+        ));
+    }
+    let (out, n) = forward(f, inputs, opts)?;
+    let roots: Vec<(SD<F>, F)> = out
+        .real_scalars()
+        .into_iter()
+        .zip(cotangent.real_scalars())
+        .filter(|(_, c)| !c.is_zero())
+        .map(|(y, c)| (y.delta.clone(), c.clone()))
+        .collect();
+    let grads = backprop(roots, n);
+    Ok(Gradient {
+        value: primal(&out),
+        grads: split(inputs, &grads),
+    })
+}
+
+/// Value and gradient of a program with a scalar real result.
+pub fn gradient<F: Scalar>(
+    f: &Function,
+    inputs: &[Value<F>],
+    opts: &EvalOptions,
+) -> Result<Gradient<F>> {
+    if f.ret != Type::real() {
+        return Err(Diagnostic::new(
+            ErrorKind::Type,
+            f.body.span,
+            format!(
+                "grad needs a scalar R result; use vjp (`{}` returns {})",
+                f.name, f.ret
+            ),
+        ));
+    }
+    vjp(f, inputs, &Value::real(F::one()), opts)
+}
+
+/// Value and tangent of the result for input tangents (`None`: zero), by forward
+/// evaluation of the scalar Deltas (each `Share` once).
+pub fn jvp<F: Scalar>(
+    f: &Function,
+    inputs: &[Value<F>],
+    tangents: &[Option<Value<F>>],
+    opts: &EvalOptions,
+) -> Result<(Value<F>, Value<F>)> {
+    adora_core::with_stack(|| jvp_here(f, inputs, tangents, opts))
+}
+
+fn jvp_here<F: Scalar>(
+    f: &Function,
+    inputs: &[Value<F>],
+    tangents: &[Option<Value<F>>],
+    opts: &EvalOptions,
+) -> Result<(Value<F>, Value<F>)> {
+    if tangents.len() != inputs.len() {
+        return Err(Diagnostic::new(
+            ErrorKind::Input,
+            f.body.span,
+            format!(
+                "{} tangents given for {} inputs",
+                tangents.len(),
+                inputs.len()
+            ),
+        ));
+    }
+    let mut dense: Vec<F> = Vec::new();
+    for (x, t) in inputs.iter().zip(tangents) {
+        match t {
+            Some(t) if t.ty() == x.ty() => dense.extend(t.real_scalars().into_iter().cloned()),
+            Some(t) => {
+                return Err(Diagnostic::new(
+                    ErrorKind::Input,
+                    f.body.span,
+                    format!("tangent: expected {}, found {}", x.ty(), t.ty()),
+                ))
+            }
+            None => dense.extend(x.real_scalars().into_iter().map(|_| F::zero())),
+        }
+    }
+    let (out, _) = forward(f, inputs, opts)?;
+    let mut memo: HashMap<u64, F> = HashMap::new();
+    let tangent = out.map_reals(&mut |y| tangent_of(&y.delta, &dense, &mut memo));
+    Ok((primal(&out), tangent))
+}
+
+fn tangent_of<F: Scalar>(d: &SD<F>, dense: &[F], memo: &mut HashMap<u64, F>) -> F {
+    let Some(node) = d.0.as_deref() else {
+        return F::zero();
+    };
+    match node {
+        SNode::Input(k) => dense.get(*k).cloned().unwrap_or_else(F::zero),
+        SNode::Add(a, b) => tangent_of(a, dense, memo).add(&tangent_of(b, dense, memo)),
+        SNode::Scale(k, a) => k.mul(&tangent_of(a, dense, memo)),
+        SNode::Share(id, a) => {
+            if let Some(t) = memo.get(id) {
+                return t.clone();
+            }
+            let t = tangent_of(a, dense, memo);
+            memo.insert(*id, t.clone());
+            t
+        }
+    }
+}
+
+/// The number of scalar Delta nodes `f` builds on `inputs` (the Delta term of all output
+/// scalars, `Share` bodies counted once): §4.1's Delta explosion.
+pub fn delta_nodes<F: Scalar>(
+    f: &Function,
+    inputs: &[Value<F>],
+    opts: &EvalOptions,
+) -> Result<usize> {
+    adora_core::with_stack(|| {
+        let (out, _) = forward(f, inputs, opts)?;
+        let roots: Vec<&SD<F>> = out.real_scalars().into_iter().map(|y| &y.delta).collect();
+        Ok(count_nodes(&roots))
+    })
+}

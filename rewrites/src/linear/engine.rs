@@ -1,0 +1,249 @@
+//! The `linear` engine (seed 002): JVP by `J`; VJP and gradients by `J`, then unzipping
+//! (`U`, tape stored), then transposition (`T`) of the linear half:
+//!
+//! ```text
+//! f  --anf-->  f (non-linear Linear A)  --J-->  f_jvp(x ; dx) -> (y ; dy)
+//!    --U-->  f_jvp_primal(x) -> (y, tape),  f_jvp_lin(tape ; dx) -> (; dy)
+//!    --T-->  f_jvp_lin_t(tape ; ct_dy) -> (; ct_dx)
+//! ```
+//!
+//! Each stage's output is erased, lowered to core and evaluated by `adora_semantics`, in
+//! exact or `f64` mode. Programs with `build` go through the bot transform first
+//! (`crate::bot`, seed 000 §5), whose normal form is build-free.
+
+use super::jvp::{jvp_name, jvp_program};
+use super::tangent::tangent_type;
+use super::transpose::{transpose_name, transpose_program};
+use super::unzip::{lin_name, primal_name, unzip_program, Checkpoint};
+use super::util::internal;
+use super::values::{eval_def, from_tangent, tangent_part};
+use crate::engine::{Derivatives, Engine};
+use adora_core::ast::{ExprKind, Function};
+use adora_core::diag::{Diagnostic, ErrorKind, Result};
+use adora_core::linear::LinearProgram;
+use adora_core::types::Type;
+use adora_semantics::eval::EvalOptions;
+use adora_semantics::reference::Gradient;
+use adora_semantics::scalar::Scalar;
+use adora_semantics::value::Value;
+
+/// The `linear` engine.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Linear;
+
+/// A build-free version of `f`: `f` itself, or its bot normal form when it contains
+/// `build`. When the bot transform cannot reach its normal form (an internal error of
+/// kind `Runtime`), the program is declined as `Unsupported` (with the bot's message as a
+/// note); resource limits stay `Resource` errors.
+pub fn build_free(f: &Function) -> Result<Function> {
+    let has_build = adora_core::visit::subexprs(&f.body)
+        .iter()
+        .any(|e| matches!(e.kind, ExprKind::Build(..)));
+    if !has_build {
+        return Ok(f.clone());
+    }
+    match crate::bot::transform(f, &crate::bot::BotConfig::default()) {
+        Ok(out) => Ok(out.function),
+        Err(d) if d.kind == ErrorKind::Runtime => Err(Diagnostic::new(
+            ErrorKind::Unsupported,
+            d.span,
+            "the linear engine needs a build-free program, and the bot transform did not reach its normal form",
+        )
+        .with_note(d.message)),
+        Err(d) => Err(d),
+    }
+}
+
+/// `J(f)`: the linearized program of an elaborated core function (its non-linear Linear A
+/// form differentiated; one def `NAME_jvp`).
+pub fn linearize(f: &Function) -> Result<LinearProgram> {
+    let f = build_free(f)?;
+    let p = super::anf::from_core(&f)?;
+    jvp_program(&p)
+}
+
+/// The reverse-mode program of `f` under a checkpointing policy: `NAME_jvp_primal`,
+/// `NAME_jvp_lin` and the transpose `NAME_jvp_lin_t`, with the JVP def first.
+pub fn reverse_program(f: &Function, policy: &Checkpoint) -> Result<LinearProgram> {
+    let j = linearize(f)?;
+    let u = unzip_program(&j, policy)?;
+    let jname = jvp_name(&f.name);
+    transpose_program(&u, &lin_name(&jname))
+}
+
+/// Value and tangent of the result of `f` for the given input tangents (`None`: zero).
+pub fn jvp<S: Scalar>(
+    f: &Function,
+    inputs: &[Value<S>],
+    tangents: &[Option<Value<S>>],
+    opts: &EvalOptions,
+) -> Result<(Value<S>, Value<S>)> {
+    check_inputs(f, inputs)?;
+    if tangents.len() != inputs.len() {
+        return Err(Diagnostic::new(
+            ErrorKind::Input,
+            f.body.span,
+            format!(
+                "{} tangents given for {} inputs",
+                tangents.len(),
+                inputs.len()
+            ),
+        ));
+    }
+    let j = linearize(f)?;
+    let mut args: Vec<Value<S>> = inputs.to_vec();
+    for ((p, x), t) in f.params.iter().zip(inputs).zip(tangents) {
+        if let Some(tt) = tangent_type(&p.ty) {
+            let part = match t {
+                Some(t) => {
+                    if t.ty() != p.ty {
+                        return Err(Diagnostic::new(
+                            ErrorKind::Input,
+                            f.body.span,
+                            format!(
+                                "tangent of `{}`: expected {}, found {}",
+                                p.name,
+                                p.ty,
+                                t.ty()
+                            ),
+                        ));
+                    }
+                    tangent_part(t, &p.ty)
+                }
+                None => tangent_part(&Value::zeros(&x.ty()), &p.ty),
+            };
+            args.push(part.unwrap_or_else(|| Value::zeros(&tt)));
+        }
+    }
+    let outs = eval_def(&j, &jvp_name(&f.name), &args, opts)?;
+    let y = outs
+        .first()
+        .cloned()
+        .ok_or_else(|| internal("the JVP returned nothing"))?;
+    let dy = outs.get(1);
+    Ok((y.clone(), from_tangent(dy, &y, &f.ret, true)))
+}
+
+fn check_inputs<S: Scalar>(f: &Function, inputs: &[Value<S>]) -> Result<()> {
+    if inputs.len() != f.params.len() || inputs.iter().zip(&f.params).any(|(v, p)| v.ty() != p.ty) {
+        return Err(Diagnostic::new(
+            ErrorKind::Input,
+            f.body.span,
+            format!(
+                "`{}` needs inputs of types ({})",
+                f.name,
+                f.params
+                    .iter()
+                    .map(|p| p.ty.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Value and input cotangents of `f` for the output cotangent `cotangent`, by
+/// J → U (with `policy`) → T.
+pub fn vjp_with<S: Scalar>(
+    f: &Function,
+    inputs: &[Value<S>],
+    cotangent: &Value<S>,
+    opts: &EvalOptions,
+    policy: &Checkpoint,
+) -> Result<Gradient<S>> {
+    check_inputs(f, inputs)?;
+    if cotangent.ty() != f.ret {
+        return Err(Diagnostic::new(
+            ErrorKind::Input,
+            f.body.span,
+            format!("cotangent: expected {}, found {}", f.ret, cotangent.ty()),
+        ));
+    }
+    let p = reverse_program(f, policy)?;
+    let jname = jvp_name(&f.name);
+    let outs = eval_def(&p, &primal_name(&jname), inputs, opts)?;
+    let y = outs
+        .first()
+        .cloned()
+        .ok_or_else(|| internal("the primal returned nothing"))?;
+    let mut args: Vec<Value<S>> = outs[1..].to_vec();
+    if let Some(ct) = tangent_part(cotangent, &f.ret) {
+        args.push(ct);
+    }
+    let cts = eval_def(&p, &transpose_name(&lin_name(&jname)), &args, opts)?;
+    let mut k = 0;
+    let mut grads = Vec::new();
+    for (prm, x) in f.params.iter().zip(inputs) {
+        if tangent_type(&prm.ty).is_some() {
+            grads.push(Some(from_tangent(cts.get(k), x, &prm.ty, false)));
+            k += 1;
+        } else {
+            grads.push(None);
+        }
+    }
+    Ok(Gradient { value: y, grads })
+}
+
+/// Value and gradient of a scalar-real `f` (the VJP with cotangent 1).
+pub fn gradient<S: Scalar>(
+    f: &Function,
+    inputs: &[Value<S>],
+    opts: &EvalOptions,
+) -> Result<Gradient<S>> {
+    if f.ret != Type::real() {
+        return Err(Diagnostic::new(
+            ErrorKind::Type,
+            f.body.span,
+            format!(
+                "grad needs a scalar R result; use vjp (`{}` returns {})",
+                f.name, f.ret
+            ),
+        ));
+    }
+    vjp_with(
+        f,
+        inputs,
+        &Value::real(S::one()),
+        opts,
+        &Checkpoint::StoreAll,
+    )
+}
+
+impl<S: Scalar> Derivatives<S> for Linear {
+    fn gradient(
+        &self,
+        f: &Function,
+        inputs: &[Value<S>],
+        opts: &EvalOptions,
+    ) -> Result<Gradient<S>> {
+        gradient(f, inputs, opts)
+    }
+    fn jvp(
+        &self,
+        f: &Function,
+        inputs: &[Value<S>],
+        tangents: &[Option<Value<S>>],
+        opts: &EvalOptions,
+    ) -> Result<(Value<S>, Value<S>)> {
+        jvp(f, inputs, tangents, opts)
+    }
+    fn vjp(
+        &self,
+        f: &Function,
+        inputs: &[Value<S>],
+        cotangent: &Value<S>,
+        opts: &EvalOptions,
+    ) -> Result<Gradient<S>> {
+        vjp_with(f, inputs, cotangent, opts, &Checkpoint::StoreAll)
+    }
+}
+
+impl Engine for Linear {
+    fn name(&self) -> &str {
+        "linear"
+    }
+    fn description(&self) -> &str {
+        "seed 002 (You Only Linearize Once): JVP into Linear A, unzip, transpose"
+    }
+}
