@@ -1,6 +1,7 @@
 //! Properties of the bulk-operation transform (seed 000 §5; `adora_rewrites::bot`):
 //! Theorem 5.1 (termination within limits and the normal form), exact preservation of
-//! values and types, and the soundness of each rule on the sub-terms of generated programs.
+//! values and types, clean stops under small limits, and the soundness of each rule on
+//! generated programs.
 //! (That every rule fires somewhere is a test: `rewrites/tests/bot_coverage.rs`.)
 
 use super::util::{aux_rng, exact, fail, load, Eval};
@@ -9,6 +10,7 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::{Case, Fragment, GenSpec, RetKind};
 use crate::values::literal;
 use adora_core::ast::Function;
+use adora_core::diag::ErrorKind;
 use adora_core::visit::node_count;
 use adora_rewrites::bot::projection::check_normal_form;
 use adora_rewrites::bot::{rules, transform, BotConfig};
@@ -46,6 +48,18 @@ pub fn properties() -> Vec<Property> {
                           output's size to the input's, in expression nodes)",
             figure: Some(Figure { label: "output/input nodes (max)", agg: Agg::Max }),
             check: Check::Case { strategy: bulk, check: preserves },
+        },
+        Property {
+            name: "bot/runner-stops-cleanly",
+            source: "engine invariant (DESIGN §5: one runner per phase, explicit limits, StopReason checked)",
+            fragment: "bulk",
+            description: "under random small limits (1 to 8 iterations; 40, 150 or 100,000 e-nodes) bot \
+                          either returns a result in normal form (whatever stopped the phase) or fails \
+                          with a resource error that names the limit and the e-graph's figures; it never \
+                          returns a non-normal result or another error (the figure: the fraction of \
+                          cases stopped by a limit)",
+            figure: Some(Figure { label: "limit errors (fraction)", agg: Agg::Mean }),
+            check: Check::Case { strategy: bulk, check: stops_cleanly },
         },
         Property {
             name: "bot/rule-sound",
@@ -109,6 +123,29 @@ fn preserves(case: &Case) -> Outcome {
         ));
     }
     Pass::figure(node_count(&g.body) as f64 / node_count(&f.body).max(1) as f64)
+}
+
+fn stops_cleanly(case: &Case) -> Outcome {
+    let f = load(case)?;
+    let mut rng = aux_rng(case, 0x5709);
+    let iters = rng.gen_range(1..=8);
+    let nodes = [40, 150, 100_000][rng.gen_range(0..3)];
+    let cfg = BotConfig::default()
+        .with_iter_limit(iters)
+        .with_node_limit(nodes);
+    match transform(&f, &cfg) {
+        Ok(out) => match check_normal_form(&out.function) {
+            Ok(()) => Pass::figure(0.0),
+            Err(v) => fail(format!(
+                "with {iters} iterations and {nodes} e-nodes bot returned a non-normal result ({v}):\n{}",
+                adora_core::pretty::function(&out.function)
+            )),
+        },
+        Err(d) if d.kind == ErrorKind::Resource && d.message.contains("limit") && d.message.contains("e-nodes") => {
+            Pass::figure(1.0)
+        }
+        Err(d) => fail(format!("with {iters} iterations and {nodes} e-nodes bot fails: {d}")),
+    }
 }
 
 fn rule_sound(case: &Case) -> Outcome {
@@ -190,6 +227,11 @@ mod tests {
     #[test]
     fn bot_preserves_semantics() {
         check("bot/preserves-semantics", 200);
+    }
+
+    #[test]
+    fn bot_runner_stops_cleanly() {
+        check("bot/runner-stops-cleanly", 200);
     }
 
     #[test]

@@ -75,7 +75,8 @@ fn constant(e: &RecExpr<Ir>, id: Id) -> bool {
 }
 
 /// Theorem 5.1's normal form of an extracted term (no lets): no `build`, and every
-/// `index` of a stuck array (see [`stuck`]). The error names the first offending node.
+/// `index` of a stuck array (a variable or a projection of one, an `append`, a `scatter`,
+/// a literal or an array literal of constants). The error names the first offending node.
 pub fn check_term(e: &RecExpr<Ir>) -> Result<(), String> {
     for n in e.as_ref() {
         match n {

@@ -140,7 +140,7 @@ pub static RULES: &[RuleInfo] = &[
     r("bot/gather-unused-binder", "notes/horde-ad.md §1.5 (3)", "gather(k : s, src, (b, bs) => xs)", "replicate(k, gather(s, src, bs => xs))", "b ∉ FV(xs)"),
     r("bot/gather-trailing-eta", "notes/horde-ad.md §1.5 (4)", "gather(s ++ [k], src, (bs, b) => (xs, b))", "gather(s, src, bs => xs)", "b ∉ FV(xs); dim |xs| of src is k"),
     r("bot/gather-replicate", "notes/horde-ad.md §1.5 (12, replicate)", "gather(s, replicate(n, e), bs => (x0, xs))", "gather(s, e, bs => xs)", "bounds prove 0 <= x0 < n (zeros if they refute it); otherwise, if xs = (x1, xs'), → gather(s, e, bs => (select(0 <= x0 && x0 < n, x1, -1), xs'))"),
-    r("bot/gather-gather", "notes/horde-ad.md §1.5 (12, gather fusion)", "gather(s, gather(s2, src, bs2 => xs2), bs => ys)", "gather(s, src, bs => xs2[bs2 := ys] ++ ys[|bs2|..]) when |ys| >= |bs2|; else gather(s ++ s2[|ys|..], src, (bs, bs2[|ys|..]) => xs2[bs2 := ys])", "bounds prove every substituted ys_d in [0, s2_d); binder names disjoint; no capture"),
+    r("bot/gather-gather", "notes/horde-ad.md §1.5 (12, gather fusion)", "gather(s, gather(s2, src, bs2 => xs2), bs => ys)", "gather(s, src, bs => xs2[bs2 := ys] ++ ys[|bs2|..]) when |ys| >= |bs2|; else gather(s ++ s2[|ys|..], src, (bs, bs2[|ys|..]) => xs2[bs2 := ys])", "bounds prove every substituted ys_d in [0, s2_d); fused components no deeper than 6; binder names disjoint; no capture"),
     r("bot/gather-index", "notes/horde-ad.md §1.5 (10, inverse)", "gather(s, v[js], bs => xs)", "gather(s, v, bs => (js, xs))", "FV(js) ∩ bs = ∅"),
     r("bot/gather-transpose", "notes/horde-ad.md §1.5 (12, transpose)", "gather(s, transpose(p, e), bs => xs)", "gather(s, e, bs => xs') with xs'[p[d]] = xs[d]", "p fixes every dim >= |xs|"),
 ];

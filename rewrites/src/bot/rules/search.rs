@@ -196,8 +196,10 @@ impl<F> RuleFn for F where
 /// representative) that repeats real work. So the applier remembers, per match (the
 /// canonical class and bound children), the class it produced, and skips a match whose
 /// earlier result is still in the matched class. The memo belongs to this rule instance:
-/// it is tagged with the e-graph's variable table (its address) and cleared when another
-/// e-graph shows up, and a stale entry could only skip an application, never add one.
+/// it is tagged with the e-graph (its address and its variable table's) and cleared when
+/// another e-graph shows up; a stale entry could only skip an application, never add one.
+/// [`crate::bot::rules`] makes new instances for every call, and the driver calls it once
+/// per transform.
 pub(crate) struct Custom<F> {
     name: &'static str,
     f: F,
@@ -235,7 +237,8 @@ impl<F: RuleFn> Applier<Ir, IrAnalysis> for Custom<F> {
         let mut kids = view.outer();
         kids.extend(view.inner());
         let key = (class, kids.iter().map(|&k| eg.find(k)).collect::<Vec<_>>());
-        let graph = eg.analysis.vars.as_ptr() as usize;
+        let graph =
+            (eg as *const IrGraph as usize) ^ (eg.analysis.vars.as_ptr() as usize).rotate_left(17);
         let mut memo = self.memo.lock().unwrap_or_else(|e| e.into_inner());
         if memo.graph != graph {
             memo.graph = graph;
