@@ -141,3 +141,31 @@ fn unsupported_constructs_are_named_with_their_position() {
     assert!(d.message.contains("`if`"), "{d}");
     assert_eq!(d.span.start, src.find("if").unwrap());
 }
+
+/// Regression (`adora check --seed 2026`, `linear/lemma-4.4`): a gather index-map binder
+/// copied into the JVP repeated a name of the lowering's `let`s; lowering must make the
+/// binders unique before the core checker sees the function.
+#[test]
+fn lowering_makes_copied_binders_unique() {
+    use adora_rewrites::engine::Derivatives;
+    use adora_semantics::eval::EvalOptions;
+    use adora_semantics::value::{Tensor, Value};
+    use adora_semantics::Rat;
+    let src = "def main(x: R[3,1]) -> R[9] =\n  gather([9], transpose([1, 0], build 4 (i1 => build 4 (i2 => x[i1 + i1, i2]))), i3 => [0, i3 / 0])\n";
+    let f = adora_core::load(src, "main").unwrap();
+    let r = |k: i64| Rat::from_integer(k.into());
+    let x = Value::Real(Tensor {
+        shape: vec![3, 1],
+        data: vec![r(0), r(0), r(0)],
+    });
+    let t = Value::Real(Tensor {
+        shape: vec![3, 1],
+        data: vec![r(1), r(2), r(3)],
+    });
+    let opts = EvalOptions::default();
+    let (xs, ts) = (vec![x], vec![Some(t)]);
+    let want = adora_semantics::reference::jvp(&f, &xs, &ts, &opts).unwrap();
+    let got =
+        Derivatives::<Rat>::jvp(&adora_rewrites::linear::Linear, &f, &xs, &ts, &opts).unwrap();
+    assert_eq!(got, want);
+}

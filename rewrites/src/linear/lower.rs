@@ -61,6 +61,11 @@ pub fn lower(p: &LinearProgram, entry: &str) -> Result<Function> {
         });
     }
     let body = adora_core::with_stack(|| lw.def_body(d, env))?;
+    // Index-map binders copied from the source may repeat a name the lowering chose for a
+    // `let` (or each other, across copies): make every binder unique, as elaborated
+    // functions are.
+    let names: Vec<_> = params.iter().map(|p: &Param| p.name.clone()).collect();
+    let body = adora_core::with_stack(|| adora_core::visit::rename_unique(&names, &body));
     let f = Function {
         name: d.name.clone(),
         params,
