@@ -1,4 +1,4 @@
-//! The abstract syntax of the core language (DESIGN §2, concrete syntax §2.1).
+//! The abstract syntax of the core language (docs/language.md, concrete syntax §2.1).
 //!
 //! One tree serves two roles:
 //!

@@ -1,4 +1,4 @@
-//! Lexer: source text → tokens with byte spans (DESIGN §2.1).
+//! Lexer: source text → tokens with byte spans (docs/language.md).
 //!
 //! ```text
 //! whitespace  = ' ' | '\t' | '\r' | '\n'

@@ -1,5 +1,5 @@
 //! Recursive-descent parser (precedence climbing for operators) for the concrete syntax of
-//! DESIGN §2.1. Tokens come from [`crate::lexer`].
+//! docs/language.md. Tokens come from [`crate::lexer`].
 //!
 //! # Grammar
 //!

@@ -1,5 +1,5 @@
 //! Pretty-printer: programs, functions and expressions back to the concrete syntax of
-//! DESIGN §2.1 (grammar in [`crate::parser`]).
+//! docs/language.md (grammar in [`crate::parser`]).
 //!
 //! Layout: a `def` header on its own line with the body indented by two spaces below it;
 //! every `let` on its own line (`let p = e in`, then the body on the next line at the same

@@ -1,4 +1,4 @@
-//! Parser, lexer and pretty-printer tests (DESIGN §2.1). This file checks the trees the
+//! Parser, lexer and pretty-printer tests (docs/language.md). This file checks the trees the
 //! parser builds; the submodules check errors, round trips and resource limits.
 
 #[path = "parse/errors.rs"]

@@ -1,4 +1,4 @@
-//! `adora-costmodel`: cost models of core programs (DESIGN §4; definitions, tables and
+//! `adora-costmodel`: cost models of core programs (docs/cost-models.md; definitions, tables and
 //! worked examples in `docs/cost-models.md`).
 //!
 //! * `ops` ([`ops`]): seed 001's count of arithmetic operations on reals;
@@ -93,7 +93,7 @@ pub fn ratio(gradient: &Costs, primal: &Costs) -> Ratios {
     }
 }
 
-/// The cheap-gradient bound of DESIGN §4: `ops(gradient) <= k * ops(primal) + c *
+/// The cheap-gradient bound of docs/cost-models.md: `ops(gradient) <= k * ops(primal) + c *
 /// inputs_and_outputs` (scalars of the inputs plus the outputs), computed without overflow.
 pub fn cheap_gradient_bound(
     primal: &Costs,

@@ -1,4 +1,4 @@
-//! The `ops` model (seed 001 §4.3 on core programs, DESIGN §4): the number of arithmetic
+//! The `ops` model (seed 001 §4.3 on core programs, docs/cost-models.md): the number of arithmetic
 //! operations on reals, counted per scalar. Index (integer) arithmetic, comparisons,
 //! booleans, selections and data movement are free. See `docs/cost-models.md`.
 

@@ -1,4 +1,4 @@
-//! The examples of DESIGN §4 and closed forms of dot and matrix products.
+//! The examples of docs/cost-models.md and closed forms of dot and matrix products.
 mod common;
 use common::{costs, invariants};
 

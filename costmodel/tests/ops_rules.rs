@@ -1,4 +1,4 @@
-//! The `ops` rule of each construct (DESIGN §4, docs/cost-models.md).
+//! The `ops` rule of each construct (docs/cost-models.md, docs/cost-models.md).
 mod common;
 use common::{costs, costs_f64, costs_on, ints, invariants, reals};
 

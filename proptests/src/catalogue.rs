@@ -1,4 +1,4 @@
-//! The property catalogue (DESIGN §7): every property has a stable name `area/kebab-name`
+//! The property catalogue (specs/theorems.md): every property has a stable name `area/kebab-name`
 //! (cited by `specs/theorems.md`), its source (paper and theorem, or "engine
 //! invariant"), the fragment its cases come from, a description, and a check.
 //!

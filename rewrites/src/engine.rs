@@ -114,7 +114,7 @@ pub fn find(name: &str) -> Option<Box<dyn Engine>> {
 }
 
 /// The reference derivative of `adora_semantics::reference` (forward mode by dual numbers,
-/// DESIGN §3): accepts every program, in both modes.
+/// docs/architecture.md): accepts every program, in both modes.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reference;
 
@@ -152,6 +152,6 @@ impl Engine for Reference {
         "reference"
     }
     fn description(&self) -> &str {
-        "exact forward mode by dual numbers, the ground truth (DESIGN §3)"
+        "exact forward mode by dual numbers, the ground truth (docs/architecture.md)"
     }
 }

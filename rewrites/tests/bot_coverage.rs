@@ -1,4 +1,4 @@
-//! Every bot rule fires somewhere (dead-rule detection, notes/egg.md §5.6): the whole rule
+//! Every bot rule fires somewhere (dead-rule detection, the egg paper (Willsey et al., POPL 2021)): the whole rule
 //! set runs on every `specs/programs/**` program in the fragment and on every instance of
 //! the per-rule corpus (`bot_support/instances.rs`), and the union of the applications
 //! must name every rule of the table.

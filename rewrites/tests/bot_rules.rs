@@ -1,4 +1,4 @@
-//! Per-rule soundness of the bot rules (notes/egg.md §5.1): for every rule, random
+//! Per-rule soundness of the bot rules (the egg paper (Willsey et al., POPL 2021)): for every rule, random
 //! well-shaped instances of its left side (sizes 1..4, random small rationals, index
 //! parameters sometimes out of bounds, binder bodies with and without the bound index)
 //! are translated, ONLY that rule runs (2 iterations, simple scheduler), the rule must have

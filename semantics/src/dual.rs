@@ -2,7 +2,7 @@
 //!
 //! `Dual<F>` is itself a [`Scalar`], so running the one evaluator at `Dual<Rat>` is exact
 //! forward-mode differentiation with respect to every seeded id at once (the reference
-//! derivative, DESIGN §3). The tangent map is a vector of `(id, derivative)` pairs sorted by
+//! derivative, docs/architecture.md). The tangent map is a vector of `(id, derivative)` pairs sorted by
 //! id with no zero entries, so equal duals compare equal with `==`.
 //!
 //! Derivative rules: sum, difference, product and quotient rules; total division

@@ -1,7 +1,7 @@
 //! The evaluator: one interpreter of elaborated core programs, generic over the scalar
-//! type, with semantic conventions of DESIGN §2 and an observer hook for cost models.
+//! type, with semantic conventions of docs/language.md and an observer hook for cost models.
 //!
-//! # Conventions (DESIGN §2, exactly as implemented)
+//! # Conventions (docs/language.md, exactly as implemented)
 //!
 //! * Out-of-bounds `index` / `gather` reads give zeros of the read shape (`0`, `0`,
 //!   `false`), one `oob_reads` per offending read; out-of-bounds writes of `scatter`,

@@ -1,6 +1,6 @@
 //! `adora-semantics`: values and the one evaluator of the core language, generic over a
 //! scalar field and instantiated at exact rationals (the reference semantics), at `f64`,
-//! and at dual numbers over either (the reference derivative, DESIGN §3).
+//! and at dual numbers over either (the reference derivative, docs/architecture.md).
 //!
 //! Public API (the contract other crates and the command line rely on):
 //!

@@ -1,4 +1,4 @@
-//! The reference derivative: exact forward mode by dual numbers (DESIGN §3).
+//! The reference derivative: exact forward mode by dual numbers (docs/architecture.md).
 //!
 //! Each function runs the one evaluator at [`Dual<F>`]: `gradient` and `vjp` seed one
 //! tangent id per real input scalar (parameters in order, tuples depth-first, arrays

@@ -1,12 +1,12 @@
 //! The scalar-field trait the evaluator is generic over, and its instances for exact
 //! rationals ([`Rat`]) and `f64`.
 //!
-//! Conventions shared by every instance (DESIGN §2):
+//! Conventions shared by every instance (docs/language.md):
 //!
 //! * division by zero is an event: [`Scalar::checked_div`] returns `None` for a zero
 //!   divisor, the evaluator counts the event (`--strict` makes it an error) and uses
 //!   [`Scalar::div_by_zero`]: `0` for exact rationals (total division, `x / 0 = 0`), the
-//!   IEEE result (`±inf`, `NaN`) for `f64`, as DESIGN §2 fixes ("f64 mode is IEEE");
+//!   IEEE result (`±inf`, `NaN`) for `f64`, as docs/language.md fixes ("f64 mode is IEEE");
 //! * comparisons ([`Scalar::compare`]) look at the primal value only (for dual numbers the
 //!   tangent is ignored), so `min`, `max` and `select` return the selected operand whole;
 //! * the transcendental functions ([`Transcendental`]) are not rational: exact instances

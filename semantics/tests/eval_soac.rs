@@ -1,5 +1,5 @@
 //! Seed-004 forms on hand-built elaborated ASTs: map, reduce, scan, reduce_by_index,
-//! scatter_into, loop — with the fold order and tie conventions of DESIGN §2.
+//! scatter_into, loop — with the fold order and tie conventions of docs/language.md.
 mod common;
 use adora_core::ast::*;
 use adora_core::diag::ErrorKind;

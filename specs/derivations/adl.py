@@ -7,7 +7,7 @@ hand translation yields the value, the gradient, any JVP and any VJP.  Integers 
 Python `int`, booleans plain `bool` (they carry no tangent: derivatives are taken with
 respect to real inputs only).
 
-Nothing here reads or runs Adora.  The conventions of DESIGN §2 are spelled out below:
+Nothing here reads or runs Adora.  The conventions of docs/language.md are spelled out below:
 
 * total division: `x / 0 = 0` (counted in STATS['div_by_zero']); its tangent is 0;
 * out-of-bounds reads give 0 (counted); out-of-bounds writes are dropped (counted);

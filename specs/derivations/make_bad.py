@@ -2,7 +2,7 @@
 where the error's primary span must start (computed here from a marker: the n-th
 occurrence of a substring in the finished file) and a message substring.
 
-The expectations are written by hand from DESIGN §2 / §2.1 (what is wrong and where); the
+The expectations are written by hand from docs/language.md / §2.1 (what is wrong and where); the
 position is the start of the offending construct. Re-run to regenerate after editing."""
 import os
 

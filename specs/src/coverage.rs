@@ -1,4 +1,4 @@
-//! Which constructs of DESIGN §2.1 a case exercises, so that a test can demand that the
+//! Which constructs of docs/language.md a case exercises, so that a test can demand that the
 //! golden corpus as a whole covers every one of them ([`REQUIRED`]).
 //!
 //! Syntactic features come from the surface AST: each node's form and construct in the

@@ -1,5 +1,5 @@
 //! `adora-specs`: the golden programs (`specs/programs/**.adl`), the bad-input corpus
-//! (`specs/bad/**.adl`) and the runner that checks them (DESIGN §8).
+//! (`specs/bad/**.adl`) and the runner that checks them (docs/golden-format.md).
 //!
 //! A case is a `.adl` file whose leading comments state inputs and expectations (format:
 //! `docs/golden-format.md`; the expectations were derived independently of Adora, by the

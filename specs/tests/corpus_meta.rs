@@ -1,6 +1,6 @@
 //! Properties of the corpus itself: its size, that every case's headers parse, that every
 //! golden program is golden and every bad one bad, and that the golden programs together
-//! cover every construct of DESIGN §2.1 (so removing coverage fails a test).
+//! cover every construct of docs/language.md (so removing coverage fails a test).
 
 use adora_specs::coverage::{features, REQUIRED};
 use adora_specs::{discover, load_case, specs_dir};

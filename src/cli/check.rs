@@ -1,4 +1,4 @@
-//! `adora check`: runs the property catalogue (DESIGN §7) on random well-typed programs,
+//! `adora check`: runs the property catalogue (specs/theorems.md) on random well-typed programs,
 //! with a progress bar on a terminal and a summary table; exit 1 on any failure.
 
 use super::{Format, FAILED, OK};

@@ -112,7 +112,7 @@ fn elaborate_defs(p: &Program, mut record: Option<&mut NodeMap>) -> Result<Vec<D
 
 /// Type-checks every `def` of a surface program against its declared signature: names
 /// (no duplicate defs or parameters, no unbound variables, no recursion), types and
-/// static shapes (see DESIGN §2 and the module documentation for the rules).
+/// static shapes (see docs/language.md and the module documentation for the rules).
 pub fn check_program(p: &Program) -> Result<()> {
     elaborate_defs(p, None).map(|_| ())
 }

@@ -40,7 +40,7 @@ pub fn properties() -> Vec<Property> {
         },
         Property {
             name: "bot/preserves-semantics",
-            source: "seed 000 §5 (every bot rule is an equation of the core language); DESIGN §2 \
+            source: "seed 000 §5 (every bot rule is an equation of the core language); docs/language.md \
                      (out-of-bounds reads give 0, strict select)",
             fragment: "bulk",
             description: "the result of bot has the original's signature and evaluates exactly to the \
@@ -51,7 +51,7 @@ pub fn properties() -> Vec<Property> {
         },
         Property {
             name: "bot/runner-stops-cleanly",
-            source: "engine invariant (DESIGN §5: one runner per phase, explicit limits, StopReason checked)",
+            source: "engine invariant (docs/architecture.md: one runner per phase, explicit limits, StopReason checked)",
             fragment: "bulk",
             description: "under random small limits (1 to 8 iterations; 40, 150 or 100,000 e-nodes) bot \
                           either returns a result in normal form (whatever stopped the phase) or fails \
@@ -63,8 +63,8 @@ pub fn properties() -> Vec<Property> {
         },
         Property {
             name: "bot/rule-sound",
-            source: "seed 000 §5.1, Figs. 9-11 and notes/horde-ad.md §1.5 (each rule is an equation); \
-                     notes/egg.md §5.1 (per-rule differential tests)",
+            source: "seed 000 §5.1, Figs. 9-11 and horde-ad's rule set (each rule is an equation); \
+                     the egg paper (Willsey et al., POPL 2021) (per-rule differential tests)",
             fragment: "bulk",
             description: "one bot rule, chosen at random among those matching the translated program, runs \
                           alone for two iterations; every member of the root class, extracted with its best \

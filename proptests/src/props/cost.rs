@@ -1,4 +1,4 @@
-//! Properties of the cost models (DESIGN §4): `ops` (seed 001), `work`/`span` (seed 004).
+//! Properties of the cost models (docs/cost-models.md): `ops` (seed 001), `work`/`span` (seed 004).
 
 use super::util::{fail, load, load_program, load_text, opts};
 use crate::catalogue::{Agg, Check, Figure, Outcome, Pass, Property};

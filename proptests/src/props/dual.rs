@@ -123,7 +123,7 @@ pub fn properties() -> Vec<Property> {
         },
         Property {
             name: "dual/cheap-gradient",
-            source: "DESIGN §4 (cheap-gradient principle, the `ops` model of seed 001 §4)",
+            source: "docs/cost-models.md (cheap-gradient principle, the `ops` model of seed 001 §4)",
             fragment: "bulk",
             description: "ops(gradient program) <= 4 * ops(bot output) + inputs + outputs, where inputs and \
                           outputs count real scalars; on the rare program dominated by data movement (which \

@@ -14,7 +14,7 @@ pub fn properties() -> Vec<Property> {
     vec![
         Property {
             name: "lang/print-parse-roundtrip",
-            source: "engine invariant (DESIGN §2.1: printed programs parse back)",
+            source: "engine invariant (docs/language.md: printed programs parse back)",
             fragment: "all",
             description: "parse(print(p)) == p (spans aside) for generated programs of every fragment, and \
                           printing is stable: print(parse(print(p))) == print(p)",
@@ -23,7 +23,7 @@ pub fn properties() -> Vec<Property> {
         },
         Property {
             name: "lang/generated-well-typed",
-            source: "engine invariant (generator soundness; DESIGN §2)",
+            source: "engine invariant (generator soundness; docs/language.md)",
             fragment: "all",
             description: "generated programs pass check_program, their main elaborates, the elaborated \
                           function passes check_function with main's signature; the printed program parses, \
@@ -33,7 +33,7 @@ pub fn properties() -> Vec<Property> {
         },
         Property {
             name: "lang/elaborate-idempotent",
-            source: "engine invariant (elaboration is a normal form; DESIGN §2, ast.rs)",
+            source: "engine invariant (elaboration is a normal form; docs/language.md, ast.rs)",
             fragment: "all",
             description: "printing the elaborated function as a program and elaborating it again gives an \
                           identical function (spans aside; binder names included, since elaboration's unique \

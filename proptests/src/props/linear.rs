@@ -137,7 +137,7 @@ pub fn properties() -> Vec<Property> {
         prop!("linear/thm-8.1-code-size", "seed 002 Theorem 8.1",
             "code size grows linearly: |J(P)| <= 12 |P|, |U(J)| <= 3 |J|, |T(lin)| <= 4 |lin|, |E(J)| <= 4 |J| (the figure: the worst |J(P)| / |P|; docs/engines/linear.md lists all four measured constants)",
             max("|J(P)| / |P|"), any, code_size),
-        prop!("linear/grad-equals-reference", "seed 002 §7 (reverse mode = J, U, T); DESIGN §3",
+        prop!("linear/grad-equals-reference", "seed 002 §7 (reverse mode = J, U, T); docs/architecture.md",
             "the linear engine's gradient (J, unzip with the tape stored, transpose) equals the reference gradient exactly, and so does the VJP with every intermediate recomputed (the figure: the fraction of cases with a non-zero gradient)",
             mean("non-zero gradient (fraction)"), real_scalar, grad_equals_reference),
     ]

@@ -1,5 +1,5 @@
 //! Properties of the evaluators and the reference derivative (exact forward mode by dual
-//! numbers, DESIGN §3).
+//! numbers, docs/architecture.md).
 
 use super::util::{
     aux_rng, exact, fail, float, load, opts, random_rat, random_tangents, random_value,
@@ -29,7 +29,7 @@ pub fn properties() -> Vec<Property> {
     vec![
         Property {
             name: "sem/exact-f64-agree",
-            source: "engine invariant (DESIGN §3: one evaluator, generic over the scalar field)",
+            source: "engine invariant (docs/architecture.md: one evaluator, generic over the scalar field)",
             fragment: "all",
             description: "exact and f64 evaluation agree within relative tolerance 1e-9 with an absolute floor \
                           (|exact - f64| <= 1e-9 * max(|exact|, 1)) and have equal integer/boolean parts, on \
@@ -45,7 +45,7 @@ pub fn properties() -> Vec<Property> {
         },
         Property {
             name: "sem/jvp-linear",
-            source: "seed 002 §3 (the JVP is linear in the tangent); DESIGN §3",
+            source: "seed 002 §3 (the JVP is linear in the tangent); docs/architecture.md",
             fragment: "all",
             description: "the reference JVP is exactly linear in the tangent: jvp(a*t1 + b*t2) = a*jvp(t1) + \
                           b*jvp(t2) for random rational a, b and random tangents (the figure: the fraction \
@@ -55,7 +55,7 @@ pub fn properties() -> Vec<Property> {
         },
         Property {
             name: "sem/grad-equals-basis-jvps",
-            source: "DESIGN §3 (gradient = transpose of the Jacobian; seed 002 §2)",
+            source: "docs/architecture.md (gradient = transpose of the Jacobian; seed 002 §2)",
             fragment: "all",
             description: "the reference gradient of a real-scalar program equals, component by component, the \
                           JVPs along the basis vectors of the real inputs, exactly (at most 24 random basis \
@@ -76,7 +76,7 @@ pub fn properties() -> Vec<Property> {
         },
         Property {
             name: "sem/total-no-panic",
-            source: "engine invariant (DESIGN §2: total conventions; never panic)",
+            source: "engine invariant (docs/language.md: total conventions; never panic)",
             fragment: "all",
             description: "exact and f64 evaluation, the reference JVP and (for real-scalar results) the gradient \
                           of generated programs never panic and never fail except by documented resource \

@@ -1,5 +1,5 @@
 //! Scalar semantics of the primal computations of the runtime passes, exactly the
-//! evaluator's (DESIGN §2; `adora_semantics::eval`): total division with its event (an
+//! evaluator's (docs/language.md; `adora_semantics::eval`): total division with its event (an
 //! error under `--strict`), 64-bit integers with overflow errors, floor division, the
 //! tie rules of `min`/`max`, `pow` by repeated multiplication, left-fold sums, the bound
 //! on exact rationals' sizes, the step and array-size limits.

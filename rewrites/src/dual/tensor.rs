@@ -1,7 +1,7 @@
 //! Data movement on concrete row-major tensors, generic over the element type: what the
 //! runtime passes need of the core language's array operations (primal values in the
 //! forward pass, cotangents in the reverse pass). Out-of-bounds conventions follow
-//! DESIGN §2 and the evaluator: reads give zeros, writes are dropped.
+//! docs/language.md and the evaluator: reads give zeros, writes are dropped.
 
 use adora_semantics::value::Tensor;
 

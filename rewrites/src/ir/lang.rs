@@ -1,7 +1,7 @@
 //! The e-graph language of the core IR (the seed-000 fragment), shared by every egg rule
 //! system of Adora (bot first; simplification and transposition later).
 //!
-//! Encoding (see `shared/notes/egg.md` §0 and §2.6):
+//! Encoding (see the egg paper (Willsey et al., POPL 2021)):
 //!
 //! - `let` is **not** a node: when a program enters the e-graph, a `let`-bound value is
 //!   added once and its name stands for that e-class (hash-consing keeps the sharing);

@@ -1,5 +1,5 @@
 //! Typing and free index variables of IR nodes, from their children's analysis data (the
-//! `make` half of [`super::analysis`]). The rules are the core checker's (DESIGN §2,
+//! `make` half of [`super::analysis`]). The rules are the core checker's (docs/language.md,
 //! `adora_core::check`) restated on e-classes:
 //!
 //! - elementwise operators need operands of one type (no broadcasting: translation input

@@ -1,5 +1,5 @@
 //! Tangent types (seed 002 §5.1.5) for the types of the core language: reals are their
-//! own tangent space; integers and booleans have none (they are constants, DESIGN §2);
+//! own tangent space; integers and booleans have none (they are constants, docs/language.md);
 //! a tuple's tangent keeps the components that have one (a single one stands alone,
 //! none: no tangent).
 

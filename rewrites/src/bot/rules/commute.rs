@@ -6,7 +6,7 @@
 //! it, where sequential execution of the left side needs one at a time.
 //!
 //! `bot/build-index-free` generalises the first two to any array that does not mention the
-//! build's binder (horde-ad's first vectorisation rule for index, notes/horde-ad.md §1.3).
+//! build's binder (horde-ad's first vectorisation rule for index, horde-ad's rule set).
 //! In the paper a `let`-bound array is a variable, so `build n (i => a[f i])` with `a`
 //! let-bound is stuck and commutes to `gather [n] a (i => f i)`; our encoding has no `let`
 //! (a name *is* its value's class), and this rule restores that normal form: without it

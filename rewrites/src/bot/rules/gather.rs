@@ -1,4 +1,4 @@
-//! Gather simplifications that keep bot's results small (notes/horde-ad.md §1.5,
+//! Gather simplifications that keep bot's results small (horde-ad's rule set,
 //! `astGatherKnobsS`). Each keeps out-of-bounds semantics exactly: fusion and the
 //! dropping of a replicated dimension fire only when the interval bounds prove the
 //! substituted indices inside the extents they replace (or, for replicate, re-encode the

@@ -2,7 +2,7 @@
 //! (the binder-substituting ones — build, gather, transpose, reshape — are in
 //! [`super::index_bind`]).
 //!
-//! Out-of-bounds semantics are kept exactly (DESIGN §2: an out-of-bounds read is 0,
+//! Out-of-bounds semantics are kept exactly (docs/language.md: an out-of-bounds read is 0,
 //! `false` for `B`). Pushing an index through an elementwise operator `f` is exact when
 //! `f(0, ..., 0) = 0` in exact *and* `f64` mode ("zero-preserving": `+ - * min max % && ||
 //! != < >`, `/` on `Z`, `neg sin tanh sqrt abs floor real`, `pow` with `k > 0`); for the

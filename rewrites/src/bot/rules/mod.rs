@@ -1,7 +1,7 @@
 //! The bot rules as egg rewrites, one module per figure of seed 000 §5: [`build`]
 //! (Fig. 9, build1 pushed down), [`index`] and [`index_bind`] (Fig. 10, index pushed
 //! down), [`commute`] (Fig. 11, build1 commuted under the stuck indexes) and [`gather`]
-//! (the gather simplifications of notes/horde-ad.md §1.5). Shared machinery: [`search`]
+//! (the gather simplifications of horde-ad's rule set). Shared machinery: [`search`]
 //! (searchers and custom appliers), [`subst`] (capture-avoiding substitution on the
 //! e-graph) and [`util`] (reading and building classes).
 

@@ -7,7 +7,7 @@
 //! class has one — and re-adds a copy of it with substituted children. Classes that do not
 //! mention a substituted variable are shared unchanged (their value does not depend on
 //! it), so the copy is only as large as the part of the term that depends on the
-//! variables. This is "extraction-based substitution" (notes/egg.md §0.3, §2.3): sound
+//! variables. This is "extraction-based substitution" (the egg paper (Willsey et al., POPL 2021)): sound
 //! for the chosen representative and therefore for the class.
 //!
 //! A node that binds a substituted variable, or binds a variable free in a replacement

@@ -23,7 +23,7 @@
 //! gets `Zero`). A `gather`'s index map is evaluated once per point of its index space
 //! and materialised as a [`Table`].
 //!
-//! Derivatives are taken with respect to real inputs only (DESIGN §2): integer and
+//! Derivatives are taken with respect to real inputs only (docs/language.md): integer and
 //! boolean values carry no Delta. `build` is rejected (the engine runs bot first), as are
 //! the seed-004 constructs; the wildcard arm makes any future construct an
 //! `Unsupported` error.

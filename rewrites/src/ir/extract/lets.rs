@@ -15,7 +15,7 @@
 //! *rank* of an instance is one more than the largest rank among the instances its binder
 //! depends on, so among the instances of one key, the innermost has the largest rank.
 //!
-//! **Placement** (notes/horde-ad.md §2.3): a shared key is bound at the top of the scope of
+//! **Placement** (horde-ad's rule set): a shared key is bound at the top of the scope of
 //! the innermost instance it depends on — or of the whole body when it mentions no index
 //! variable — which is the outermost legal scope, and dominates all its uses. The `let`s of
 //! one scope appear in ascending order of completion (post-order of the first occurrence),
