@@ -1,5 +1,7 @@
 //! Benchmarks of the exact and f64 evaluators and of the reference gradient on programs of
-//! growing size: a dot-product loss, a convolution loss and a chain of `let`s.
+//! growing size: a dot-product loss, a convolution loss and a chain of `let`s; and, in
+//! `eval-bulk`, that reads of array elements and rows and the bulk forms take time linear in
+//! the size (no per-use array copies; the tests check the same programs' step counts).
 //! Short measurement times keep `cargo bench -p adora-semantics` to a couple of minutes.
 
 use adora_core::Function;
@@ -15,13 +17,16 @@ fn load(src: &str) -> Function {
     adora_core::load(src, "main").unwrap_or_else(|d| panic!("{}", d.render("bench.adl", src)))
 }
 
+/// `n` small non-integer rationals.
+fn rationals(n: usize, seed: i64) -> Vec<Rat> {
+    (0..n as i64)
+        .map(|k| Rat::new(BigInt::from((k * seed) % 11 - 5), BigInt::from(7)))
+        .collect()
+}
+
 /// A real vector of `n` small non-integer rationals.
 fn vector(n: usize, seed: i64) -> Value<Rat> {
-    Value::real_vector(
-        (0..n as i64)
-            .map(|k| Rat::new(BigInt::from((k * seed) % 11 - 5), BigInt::from(7)))
-            .collect(),
-    )
+    Value::real_vector(rationals(n, seed))
 }
 
 /// `(name, size, program, exact inputs)` for every benchmarked program.
@@ -57,9 +62,43 @@ fn programs() -> Vec<(&'static str, usize, Function, Vec<Value<Rat>>)> {
     out
 }
 
+/// `(name, size, program, exact inputs)` for the bulk benchmarks: a `build` of element
+/// reads, a `build` of row sums of an `[n, n]` matrix, and a build, gather and reduce.
+fn bulk_programs() -> Vec<(&'static str, usize, Function, Vec<Value<Rat>>)> {
+    let mut out = Vec::new();
+    for n in [10_000, 20_000, 30_000] {
+        let read = load(&format!(
+            "def main(x: R[{n}]) -> R[{n}] = build {n} (i => x[i])"
+        ));
+        out.push(("index", n, read, vec![vector(n, 3)]));
+        let bulk = load(&format!(
+            "def main(x: R[{n}]) -> R = let y = build {n} (i => x[i] * x[{n} - 1 - i]) in reduce(+, 0, gather([{n}], y, i => [i])) + sum(y)"
+        ));
+        out.push(("build-gather-reduce", n, bulk, vec![vector(n, 3)]));
+    }
+    for m in [100, 200, 300] {
+        let rows = load(&format!(
+            "def main(x: R[{m}, {m}]) -> R[{m}] = build {m} (i => sum(x[i]))"
+        ));
+        let x = Value::reals(vec![m, m], rationals(m * m, 5)).expect("m * m scalars");
+        out.push(("row-sums", m, rows, vec![x]));
+    }
+    out
+}
+
 fn bench(c: &mut Criterion) {
     let opts = EvalOptions::default();
     let progs = adora_core::with_stack(programs);
+    let mut bulk = c.benchmark_group("eval-bulk");
+    bulk.measurement_time(Duration::from_secs(2))
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300));
+    for (name, n, f, xs) in &bulk_programs() {
+        bulk.bench_with_input(BenchmarkId::new(*name, n), xs, |b, xs| {
+            b.iter(|| eval(f, xs, &opts).unwrap())
+        });
+    }
+    bulk.finish();
     let mut exact = c.benchmark_group("eval-exact");
     exact
         .measurement_time(Duration::from_secs(2))

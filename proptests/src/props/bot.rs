@@ -2,7 +2,7 @@
 //! Theorem 5.1 (termination within limits and the normal form), exact preservation of
 //! values and types, clean stops under small limits, and the soundness of each rule on
 //! generated programs.
-//! (That every rule fires somewhere is a test: `rewrites/tests/bot_coverage.rs`.)
+//! (That every rule fires somewhere is a test: `rewrites/tests/it/bot_coverage.rs`.)
 
 use super::util::{aux_rng, exact, fail, load, Eval};
 use crate::catalogue::{Agg, Check, Figure, Outcome, Pass, Property};
@@ -193,7 +193,7 @@ mod tests {
     use crate::runner::{run_property, CheckConfig};
 
     /// Runs a `bot/` property on `cases` cases with a fixed seed (the catalogue's tests in
-    /// `tests/properties.rs` list the older areas; these run the bot properties under
+    /// `tests/it/properties.rs` list the older areas; these run the bot properties under
     /// `cargo test`).
     fn check(name: &str, cases: u32) {
         let p = find(name).unwrap_or_else(|| panic!("no property {name}"));

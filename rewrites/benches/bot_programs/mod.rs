@@ -1,4 +1,4 @@
-//! The benchmark programs of `benches/bot.rs` (also used by `tests/bot_scaling.rs`): three
+//! The benchmark programs of `benches/bot.rs` (also used by `tests/it/bot_scaling.rs`): three
 //! families at growing sizes — deep `build` nests, long `let` chains, wide sums.
 
 #![allow(dead_code)]

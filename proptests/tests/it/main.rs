@@ -1,0 +1,7 @@
+//! The integration tests of `adora-proptests`, built as one test binary so that a change to a
+//! crate links one executable instead of one per file (docs/architecture.md, "Tests").
+//! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
+
+mod generators;
+mod properties;
+mod runner;

@@ -1,0 +1,26 @@
+//! The integration tests of `adora-rewrites`, built as one test binary so that a change to a
+//! crate links one executable instead of one per file (docs/architecture.md, "Tests").
+//! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
+
+mod bot_coverage;
+mod bot_programs;
+mod bot_rules;
+mod bot_scaling;
+mod bot_support;
+mod dual_errors;
+mod dual_laws;
+mod dual_paths;
+mod dual_specs;
+mod dual_support;
+mod dual_symbolic;
+mod ir_analysis;
+mod ir_extract;
+mod ir_roundtrip;
+mod ir_runner;
+mod ir_support;
+mod ir_translate;
+mod linear_engine;
+mod linear_golden;
+mod linear_jvp;
+mod linear_support;
+mod linear_transpose;

@@ -1,0 +1,16 @@
+//! The integration tests of `adora-semantics`, built as one test binary so that a change to a
+//! crate links one executable instead of one per file (docs/architecture.md, "Tests").
+//! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
+
+mod common;
+mod dual;
+mod eval_arrays;
+mod eval_basic;
+mod eval_soac;
+mod f64_agreement;
+mod io;
+mod limits;
+mod observer;
+mod programs;
+mod reference;
+mod scalar;

@@ -1,0 +1,7 @@
+//! The integration tests of the top-level crate (the `adora` command line and the theorem
+//! catalogue), built as one test binary so that a change to a crate links one executable
+//! instead of one per file (docs/architecture.md, "Tests").
+//! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
+
+mod cli;
+mod theorems;
