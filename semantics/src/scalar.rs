@@ -113,6 +113,30 @@ pub trait Scalar: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
         let _ = divisor;
         Self::zero()
     }
+    /// Whether derivative bookkeeping over this field keeps tangent entries that are zero
+    /// (docs/language.md, "Semantic conventions": f64 derivatives form every product).
+    ///
+    /// `false` (the default, exact rationals): a zero entry is dropped, which is exact since
+    /// `0 · x = 0` for every rational, and keeps `==` on dual numbers canonical. `true`
+    /// (`f64`): an entry that was seeded or produced stays even when it is `0`, so that
+    /// `0 · inf = NaN` appears as in a dense JVP; only entries of inputs a value does not
+    /// depend on are absent (never multiplied).
+    fn keeps_explicit_zeros() -> bool {
+        false
+    }
+    /// The value of `pow(self, k)` with its derivative rule, given `repeated`: the
+    /// evaluator's result of `|k|` multiplications from one and, for `k < 0`, a reciprocal
+    /// (docs/language.md). The default returns `repeated`, whose derivative is the product
+    /// and quotient rules applied along the way (for exact scalars this equals the textbook
+    /// rule below). Dual numbers over a field that [keeps explicit
+    /// zeros](Scalar::keeps_explicit_zeros) replace the tangent by the textbook rule
+    /// `k · self^(k-1) · self'` evaluated in IEEE (`k = 0`: a constant; `k = 1`: `self'`),
+    /// so `pow(y, -2)` at `y = 0` has tangent `-inf · y'` instead of the repeated rules'
+    /// `NaN`.
+    fn pow_rule(&self, k: i64, repeated: Self) -> Self {
+        let _ = k;
+        repeated
+    }
     /// `*self += o`; instances may override it to reuse `self`'s storage.
     fn add_assign(&mut self, o: &Self) {
         *self = self.add(o);
@@ -273,6 +297,9 @@ impl Scalar for f64 {
     fn div_by_zero(&self, divisor: &Self) -> Self {
         self / divisor
     }
+    fn keeps_explicit_zeros() -> bool {
+        true
+    }
     fn add_assign(&mut self, o: &Self) {
         *self += o;
     }
@@ -320,4 +347,21 @@ impl Scalar for f64 {
             None => serde_json::Value::String(f64_literal(*self)),
         }
     }
+}
+
+/// `x^k` by `|k|` multiplications from one and, for `k < 0`, a reciprocal that divides by
+/// zero as `S` does ([`Scalar::div_by_zero`]: `0` exact, IEEE for `f64`), with no events
+/// or limits: the derivative factor `k · x^(k-1)` of `pow` (docs/language.md), whose primal
+/// counterpart the evaluator has already checked.
+pub fn pow_total<S: Scalar>(x: &S, k: i64) -> S {
+    let mut r = S::one();
+    for _ in 0..k.unsigned_abs() {
+        r = r.mul(x);
+    }
+    if k < 0 {
+        r = S::one()
+            .checked_div(&r)
+            .unwrap_or_else(|| S::one().div_by_zero(&r));
+    }
+    r
 }

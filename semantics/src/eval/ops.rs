@@ -235,7 +235,8 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         }
     }
 
-    /// `pow(x, k)`: `|k|` multiplications, then a total reciprocal for negative `k`.
+    /// `pow(x, k)`: `|k|` multiplications, then a total reciprocal for negative `k`; the
+    /// derivative rule is the scalar's ([`Scalar::pow_rule`]).
     fn pow(&mut self, x: &RV<S>, k: i64, span: Span) -> Result<RV<S>> {
         let n = k.unsigned_abs();
         let elems = x.size() as u64;
@@ -255,7 +256,7 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                         }
                     };
                 }
-                Ok::<_, Diagnostic>(r)
+                Ok::<_, Diagnostic>(v.pow_rule(k, r))
             })?)),
             RV::Z(a) => Ok(RV::Z(a.map(|v| {
                 let mut r: i64 = 1;
