@@ -28,9 +28,16 @@
 //! `f64`: `log'(0) = sqrt'(0) = +inf`); these are only reachable when `F` evaluates
 //! transcendentals.
 
-use crate::scalar::{pow_total, NonRational, Scalar, Transcendental};
+use crate::kernels::arith::pow_total;
+use crate::scalar::{NonRational, Scalar, Transcendental};
 use crate::Rat;
 use std::cmp::Ordering;
+
+mod sum;
+#[cfg(test)]
+mod tests;
+
+use sum::counter;
 
 /// A dual number: a value and its sparse tangent (derivatives with respect to input-scalar
 /// ids), sorted by id; zero entries are dropped in exact mode and kept in f64 mode (see the
@@ -251,10 +258,13 @@ impl<F: Scalar> Scalar for Dual<F> {
             return;
         }
         if self.tangent.is_empty() {
+            counter::note(o.tangent.len());
             self.tangent = o.tangent.clone();
         } else if o.tangent[0].0 > self.tangent[self.tangent.len() - 1].0 {
+            counter::note(o.tangent.len());
             self.tangent.extend_from_slice(&o.tangent);
         } else {
+            counter::note(self.tangent.len() + o.tangent.len());
             let mine = std::mem::take(&mut self.tangent);
             let mut out = Vec::with_capacity(mine.len() + o.tangent.len());
             let mut theirs = o.tangent.iter().peekable();
@@ -283,6 +293,12 @@ impl<F: Scalar> Scalar for Dual<F> {
     }
     fn keeps_explicit_zeros() -> bool {
         F::keeps_explicit_zeros()
+    }
+    fn sum_left<'x, I>(items: I, max_bits: u64) -> Option<Self>
+    where
+        I: IntoIterator<Item = &'x Self>,
+    {
+        sum::sum_left(items, max_bits)
     }
     fn pow_rule(&self, k: i64, repeated: Self) -> Self {
         if !F::keeps_explicit_zeros() {
