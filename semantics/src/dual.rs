@@ -2,24 +2,46 @@
 //!
 //! `Dual<F>` is itself a [`Scalar`], so running the one evaluator at `Dual<Rat>` is exact
 //! forward-mode differentiation with respect to every seeded id at once (the reference
-//! derivative, docs/architecture.md). The tangent map is a vector of `(id, derivative)` pairs sorted by
-//! id with no zero entries, so equal duals compare equal with `==`.
+//! derivative, docs/architecture.md). The tangent map is a vector of `(id, derivative)`
+//! pairs sorted by id. An id is absent when the value does not depend on that input (a
+//! structural zero, never multiplied).
+//!
+//! Zero entries (docs/language.md, "Semantic conventions", derivatives in f64 mode):
+//!
+//! * exact mode (`F = Rat`): an entry that becomes zero is dropped, so equal duals compare
+//!   equal with `==` (exact, since `0 · x = 0` for every rational);
+//! * f64 mode (`F` with [`Scalar::keeps_explicit_zeros`]): every entry that is seeded or
+//!   produced is kept even when it is `0`, and every rule forms all its products in IEEE,
+//!   so `0 · inf = NaN` appears exactly as in a dense JVP. For each input id the tangent is
+//!   the IEEE evaluation of the chain rule along the operations that depend on that input;
+//!   `pow` uses the textbook rule `k · x^(k-1) · x'` ([`Scalar::pow_rule`]), so
+//!   `pow(y, -2)` at `y = 0` has derivative `-inf`, `x / 0.0 * 0.0` has `NaN`.
 //!
 //! Derivative rules: sum, difference, product and quotient rules; total division
-//! (`x / 0 = 0` with a zero tangent); `abs'(x) = -1` below zero, `0` at zero, `1` above;
-//! comparisons (hence `min`, `max`, `select`) look at values only and the evaluator returns
-//! the selected operand whole, so derivatives follow the selected branch; `exp' = exp`,
+//! (`x / 0 = 0` with a zero tangent in exact mode; in f64 mode `(a' - q b') / b` with the
+//! IEEE division by zero); `abs'(x) = -1` below zero, `0` at zero, `1` above (in f64 mode
+//! the tangent at zero is `0 · x'`, formed); comparisons (hence `min`, `max`, `select`)
+//! look at values only and the evaluator returns the selected operand whole, so
+//! derivatives follow the selected branch; `pow(x, k)`: `k · x^(k-1) · x'`; `exp' = exp`,
 //! `log'(x) = 1/x`, `sin' = cos`, `cos' = -sin`, `tanh' = 1 - tanh²`,
 //! `sqrt'(x) = 1/(2 sqrt x)`, where the reciprocals divide by zero as `F` does (IEEE for
 //! `f64`: `log'(0) = sqrt'(0) = +inf`); these are only reachable when `F` evaluates
 //! transcendentals.
 
+use crate::kernels::arith::pow_total;
 use crate::scalar::{NonRational, Scalar, Transcendental};
 use crate::Rat;
 use std::cmp::Ordering;
 
+mod sum;
+#[cfg(test)]
+mod tests;
+
+use sum::counter;
+
 /// A dual number: a value and its sparse tangent (derivatives with respect to input-scalar
-/// ids), sorted by id, without zero entries.
+/// ids), sorted by id; zero entries are dropped in exact mode and kept in f64 mode (see the
+/// module documentation).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dual<F> {
     value: F,
@@ -44,7 +66,7 @@ impl<F: Scalar> Dual<F> {
     }
 
     /// A dual with an arbitrary tangent map; entries are sorted, duplicate ids added and
-    /// zeros dropped.
+    /// zeros dropped (kept when `F` [keeps explicit zeros](Scalar::keeps_explicit_zeros)).
     pub fn new(value: F, mut tangent: Vec<(usize, F)>) -> Dual<F> {
         tangent.sort_by_key(|(id, _)| *id);
         let mut out: Vec<(usize, F)> = Vec::with_capacity(tangent.len());
@@ -54,7 +76,7 @@ impl<F: Scalar> Dual<F> {
                 _ => out.push((id, d)),
             }
         }
-        out.retain(|(_, d)| !d.is_zero());
+        out.retain(|(_, d)| keep(d));
         Dual {
             value,
             tangent: out,
@@ -74,7 +96,7 @@ impl<F: Scalar> Dual<F> {
         }
     }
 
-    /// The non-zero tangent entries, sorted by id.
+    /// The tangent entries, sorted by id (without zeros in exact mode).
     pub fn tangents(&self) -> &[(usize, F)] {
         &self.tangent
     }
@@ -84,21 +106,29 @@ impl<F: Scalar> Dual<F> {
         (self.value, self.tangent)
     }
 
-    /// The same tangent scaled by `c` (entries that become zero are dropped).
+    /// The same tangent scaled by `c` (entries that become zero are dropped in exact mode).
     fn scaled(&self, c: &F) -> Vec<(usize, F)> {
-        if c.is_zero() {
+        if !F::keeps_explicit_zeros() && c.is_zero() {
             return Vec::new();
         }
         self.tangent
             .iter()
             .map(|(id, d)| (*id, d.mul(c)))
-            .filter(|(_, d)| !d.is_zero())
+            .filter(|(_, d)| keep(d))
             .collect()
     }
 }
 
-/// `fa(a) + fb(b)` entrywise over the union of ids (missing entries are zero, so an entry
-/// present on one side only is just mapped); zero results are dropped.
+/// Whether a tangent entry stays in the map: always when `F` keeps explicit zeros (f64
+/// mode), otherwise only when it is non-zero.
+#[inline]
+fn keep<F: Scalar>(d: &F) -> bool {
+    F::keeps_explicit_zeros() || !d.is_zero()
+}
+
+/// `fa(a) + fb(b)` entrywise over the union of ids (missing entries are structural zeros,
+/// so an entry present on one side only is just mapped); zero results are dropped in
+/// exact mode.
 fn combine<F: Scalar>(
     a: &[(usize, F)],
     fa: impl Fn(&F) -> F,
@@ -119,7 +149,7 @@ fn combine<F: Scalar>(
             j += 1;
             (a[i - 1].0, fa(&a[i - 1].1).add(&fb(&b[j - 1].1)))
         };
-        if !d.is_zero() {
+        if keep(&d) {
             out.push((id, d));
         }
     }
@@ -218,7 +248,7 @@ impl<F: Scalar> Scalar for Dual<F> {
         let tangent = numerator
             .into_iter()
             .map(|(id, d)| (id, d.div_by_zero(&o.value)))
-            .filter(|(_, d)| !d.is_zero())
+            .filter(|(_, d)| keep(d))
             .collect();
         Dual { value: q, tangent }
     }
@@ -228,10 +258,13 @@ impl<F: Scalar> Scalar for Dual<F> {
             return;
         }
         if self.tangent.is_empty() {
+            counter::note(o.tangent.len());
             self.tangent = o.tangent.clone();
         } else if o.tangent[0].0 > self.tangent[self.tangent.len() - 1].0 {
+            counter::note(o.tangent.len());
             self.tangent.extend_from_slice(&o.tangent);
         } else {
+            counter::note(self.tangent.len() + o.tangent.len());
             let mine = std::mem::take(&mut self.tangent);
             let mut out = Vec::with_capacity(mine.len() + o.tangent.len());
             let mut theirs = o.tangent.iter().peekable();
@@ -250,12 +283,35 @@ impl<F: Scalar> Scalar for Dual<F> {
                         theirs.next();
                     }
                 }
-                if !d.is_zero() {
+                if keep(&d) {
                     out.push((id, d));
                 }
             }
             out.extend(theirs.cloned());
             self.tangent = out;
+        }
+    }
+    fn keeps_explicit_zeros() -> bool {
+        F::keeps_explicit_zeros()
+    }
+    fn sum_left<'x, I>(items: I, max_bits: u64) -> Option<Self>
+    where
+        I: IntoIterator<Item = &'x Self>,
+    {
+        sum::sum_left(items, max_bits)
+    }
+    fn pow_rule(&self, k: i64, repeated: Self) -> Self {
+        if !F::keeps_explicit_zeros() {
+            return repeated;
+        }
+        let tangent = match k {
+            0 => Vec::new(),
+            1 => self.tangent.clone(),
+            _ => self.scaled(&F::from_i64(k).mul(&pow_total(&self.value, k - 1))),
+        };
+        Dual {
+            value: repeated.value,
+            tangent,
         }
     }
     fn compare(&self, o: &Self) -> Option<Ordering> {
@@ -267,6 +323,10 @@ impl<F: Scalar> Scalar for Dual<F> {
     fn abs(&self) -> Self {
         match self.value.compare(&F::zero()) {
             Some(Ordering::Less) => self.neg(),
+            Some(Ordering::Equal) if F::keeps_explicit_zeros() => Dual {
+                value: self.value.abs(),
+                tangent: self.scaled(&F::zero()),
+            },
             Some(Ordering::Equal) => Dual::constant(self.value.abs()),
             _ => self.clone(),
         }

@@ -9,7 +9,10 @@
 //! * [`dual`]: `Dual<F>`, value plus sparse tangent map, itself a `Scalar`;
 //! * [`eval`]: `eval`, `EvalOptions`, `EvalStats`;
 //! * [`reference`](mod@reference): `gradient`, `jvp`, `vjp` by forward mode over dual numbers;
-//! * [`io`]: values from literal expressions and JSON, values to text and JSON.
+//! * [`io`]: values from literal expressions and JSON, values to text and JSON;
+//! * [`kernels`]: the element-generic array and scalar kernels of the semantic
+//!   conventions (gather/scatter, total division, `pow`, ties, limits), shared by the
+//!   evaluator and the engines' runtimes.
 //!
 //! Internally the evaluator shares array storage between values (`Rc`), so variable uses
 //! and prefix indexing never copy whole arrays; `build n (i => x[i])` is linear in `n`.
@@ -19,6 +22,7 @@
 pub mod dual;
 pub mod eval;
 pub mod io;
+pub mod kernels;
 pub mod reference;
 pub mod scalar;
 pub mod value;

@@ -177,7 +177,9 @@ pub fn vjp<F: Scalar>(
     let (out, _) = eval(f, &duals, opts)?;
     let mut dense = vec![F::zero(); n];
     for (y, c) in out.real_scalars().into_iter().zip(cotangent.real_scalars()) {
-        if c.is_zero() {
+        // Exact mode skips zero cotangents (their products are zero); f64 mode forms them,
+        // so `0 · inf = NaN` appears as in a dense VJP (docs/language.md).
+        if !F::keeps_explicit_zeros() && c.is_zero() {
             continue;
         }
         for (id, d) in y.tangents() {

@@ -113,9 +113,57 @@ pub trait Scalar: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
         let _ = divisor;
         Self::zero()
     }
+    /// Whether derivative bookkeeping over this field keeps tangent entries that are zero
+    /// (docs/language.md, "Semantic conventions": f64 derivatives form every product).
+    ///
+    /// `false` (the default, exact rationals): a zero entry is dropped, which is exact since
+    /// `0 · x = 0` for every rational, and keeps `==` on dual numbers canonical. `true`
+    /// (`f64`): an entry that was seeded or produced stays even when it is `0`, so that
+    /// `0 · inf = NaN` appears as in a dense JVP; only entries of inputs a value does not
+    /// depend on are absent (never multiplied).
+    fn keeps_explicit_zeros() -> bool {
+        false
+    }
+    /// The value of `pow(self, k)` with its derivative rule, given `repeated`: the
+    /// evaluator's result of `|k|` multiplications from one and, for `k < 0`, a reciprocal
+    /// (docs/language.md). The default returns `repeated`, whose derivative is the product
+    /// and quotient rules applied along the way (for exact scalars this equals the textbook
+    /// rule below). Dual numbers over a field that [keeps explicit
+    /// zeros](Scalar::keeps_explicit_zeros) replace the tangent by the textbook rule
+    /// `k · self^(k-1) · self'` evaluated in IEEE (`k = 0`: a constant; `k = 1`: `self'`),
+    /// so `pow(y, -2)` at `y = 0` has tangent `-inf · y'` instead of the repeated rules'
+    /// `NaN`.
+    fn pow_rule(&self, k: i64, repeated: Self) -> Self {
+        let _ = k;
+        repeated
+    }
     /// `*self += o`; instances may override it to reuse `self`'s storage.
     fn add_assign(&mut self, o: &Self) {
         *self = self.add(o);
+    }
+    /// The left fold `((items[0] + items[1]) + …) + items[n-1]` (zero when empty), or
+    /// `None` as soon as the primal value of a partial sum does not fit `max_bits` bits
+    /// ([`Scalar::value_fits_bits`]; the evaluator then reports the size error). Sums and
+    /// `+`-reductions call it. An instance may override it with a faster algorithm that
+    /// gives the identical result: dual numbers merge all tangent maps in one sort instead
+    /// of one merge per addition, which is quadratic in the number of tangent entries.
+    fn sum_left<'x, I>(items: I, max_bits: u64) -> Option<Self>
+    where
+        I: IntoIterator<Item = &'x Self>,
+        Self: 'x,
+    {
+        let mut it = items.into_iter();
+        let mut acc = match it.next() {
+            Some(x) => x.clone(),
+            None => return Some(Self::zero()),
+        };
+        for x in it {
+            acc.add_assign(x);
+            if !acc.value_fits_bits(max_bits) {
+                return None;
+            }
+        }
+        Some(acc)
     }
     /// Compares primal values (`None` only for `f64` NaN).
     fn compare(&self, o: &Self) -> Option<Ordering>;
@@ -174,13 +222,16 @@ impl Scalar for Rat {
         <Rat as Zero>::is_zero(self)
     }
     fn add(&self, o: &Self) -> Self {
+        if let Some(r) = rat_add_fast(self, o) {
+            return r;
+        }
         self + o
     }
     fn sub(&self, o: &Self) -> Self {
         self - o
     }
     fn mul(&self, o: &Self) -> Self {
-        self * o
+        rat_mul(self, o)
     }
     fn neg(&self) -> Self {
         -self
@@ -193,7 +244,10 @@ impl Scalar for Rat {
         }
     }
     fn add_assign(&mut self, o: &Self) {
-        *self += o;
+        match rat_add_fast(self, o) {
+            Some(r) => *self = r,
+            None => *self += o,
+        }
     }
     fn compare(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
@@ -222,6 +276,51 @@ impl Scalar for Rat {
     fn to_json(&self) -> serde_json::Value {
         serde_json::Value::String(rational_literal(self))
     }
+}
+
+/// `a + b` without a gcd where none is needed: a zero operand, or two integers. `None`
+/// otherwise (then `num_rational`'s sum, which reduces). The results are the canonical
+/// rationals `num_rational` gives.
+fn rat_add_fast(a: &Rat, b: &Rat) -> Option<Rat> {
+    if <Rat as Zero>::is_zero(b) {
+        Some(a.clone())
+    } else if <Rat as Zero>::is_zero(a) {
+        Some(b.clone())
+    } else if a.is_integer() && b.is_integer() {
+        Some(Rat::new_raw(a.numer() + b.numer(), BigInt::one()))
+    } else {
+        None
+    }
+}
+
+/// `a · b` of canonical rationals `p/q · r/s`, canonical: zero and integer operands without
+/// a gcd; otherwise the cross-cancelled product `(p/g1 · r/g2) / (q/g2 · s/g1)` with
+/// `g1 = gcd(p, s)`, `g2 = gcd(r, q)`, which is already reduced (`num_rational` reduces
+/// it once more, a third gcd). The value is the same canonical rational.
+fn rat_mul(a: &Rat, b: &Rat) -> Rat {
+    use num_integer::Integer;
+    if <Rat as Zero>::is_zero(a) || <Rat as Zero>::is_zero(b) {
+        return <Rat as Zero>::zero();
+    }
+    let (p, q, r, s) = (a.numer(), a.denom(), b.numer(), b.denom());
+    if q.is_one() && s.is_one() {
+        return Rat::new_raw(p * r, BigInt::one());
+    }
+    // Cancels gcd(x, y) from x and y (nothing to do when y is one).
+    let cancel = |x: &BigInt, y: &BigInt| -> (BigInt, BigInt) {
+        if y.is_one() {
+            return (x.clone(), y.clone());
+        }
+        let g = x.gcd(y);
+        if g.is_one() {
+            (x.clone(), y.clone())
+        } else {
+            (x / &g, y / &g)
+        }
+    };
+    let (p1, s1) = cancel(p, s);
+    let (r1, q1) = cancel(r, q);
+    Rat::new_raw(p1 * r1, q1 * s1)
 }
 
 /// The text of an `f64` in the concrete syntax (shortest round-trip decimal, no exponent).
@@ -272,6 +371,9 @@ impl Scalar for f64 {
     }
     fn div_by_zero(&self, divisor: &Self) -> Self {
         self / divisor
+    }
+    fn keeps_explicit_zeros() -> bool {
+        true
     }
     fn add_assign(&mut self, o: &Self) {
         *self += o;

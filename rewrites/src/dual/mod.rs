@@ -21,7 +21,6 @@
 //! [`gradient_text`], [`delta_text`], [`runtime_vjp`], [`runtime_jvp`],
 //! [`symbolic_vjp`], [`eval_gradient_program`], [`scalar::delta_nodes`].
 
-pub mod arith;
 pub mod delta;
 pub mod engine;
 pub mod forward;
@@ -31,7 +30,6 @@ pub mod reverse;
 pub mod runtime;
 pub mod scalar;
 pub mod symbolic;
-pub mod tensor;
 pub mod value;
 
 pub use engine::{

@@ -5,8 +5,8 @@
 
 use super::delta::Kind;
 use super::reverse::{Reverse, Target};
-use super::tensor::{self, filled, map_with, zip_with};
 use super::value::{RDelta, Runtime, Table};
+use adora_semantics::kernels::tensor::{self, filled, map_with, zip_with};
 use adora_semantics::scalar::Scalar;
 use adora_semantics::value::Tensor;
 use std::collections::HashMap;

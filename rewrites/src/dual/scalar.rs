@@ -10,7 +10,10 @@
 //! type [`DScalar`], which records Delta nodes as it computes (the type-class
 //! instantiation of §8 / App. D, with Rust's `Scalar` trait in the role of the class).
 //! The derivative rules are the reference's (`adora_semantics::dual`), so gradients are
-//! exact. `Share` ids come from one process-wide increasing counter (horde-ad's
+//! exact. In f64 mode (`F` [keeps explicit zeros](Scalar::keeps_explicit_zeros)) a `Scale`
+//! by zero is kept and `pow` and `abs` use the textbook rules, as the reference does
+//! (docs/language.md, "Semantic conventions"): every product of the chain rule is formed
+//! in IEEE, so `x * sqrt(x)` at `0` has derivative `0 · inf = NaN`. `Share` ids come from one process-wide increasing counter (horde-ad's
 //! `unsafePerformIO` counter): children are built before parents, so invariant 1 holds,
 //! and only the relative order of ids matters.
 
@@ -18,6 +21,7 @@ use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::types::Type;
 use adora_semantics::eval::{eval, EvalOptions};
+use adora_semantics::kernels::arith::pow_total;
 use adora_semantics::reference::Gradient;
 use adora_semantics::scalar::{NonRational, Scalar, Transcendental};
 use adora_semantics::value::{Tensor, Value};
@@ -67,8 +71,10 @@ impl<F: Scalar> SD<F> {
             _ => SD::node(SNode::Add(a, b)),
         }
     }
+    /// `k · d`; a structural zero `d` stays zero, and so does the scale by a zero `k`
+    /// except in f64 mode, where `0 · inf = NaN` must be formed later.
     fn scale(k: F, d: SD<F>) -> SD<F> {
-        if d.is_zero() || k.is_zero() {
+        if d.is_zero() || (!F::keeps_explicit_zeros() && k.is_zero()) {
             return SD::zero();
         }
         SD::node(SNode::Scale(k, d))
@@ -195,6 +201,23 @@ impl<F: Scalar> Scalar for DScalar<F> {
         let numerator = SD::add(self.delta.clone(), SD::scale(q.neg(), o.delta.clone()));
         DScalar::new(q, SD::scale(r, numerator))
     }
+    fn keeps_explicit_zeros() -> bool {
+        F::keeps_explicit_zeros()
+    }
+    fn pow_rule(&self, k: i64, repeated: Self) -> Self {
+        if !F::keeps_explicit_zeros() {
+            return repeated;
+        }
+        let delta = match k {
+            0 => SD::zero(),
+            1 => self.delta.clone(),
+            _ => SD::scale(
+                F::from_i64(k).mul(&pow_total(&self.value, k - 1)),
+                self.delta.clone(),
+            ),
+        };
+        DScalar::new(repeated.value, delta)
+    }
     fn compare(&self, o: &Self) -> Option<Ordering> {
         self.value.compare(&o.value)
     }
@@ -204,6 +227,9 @@ impl<F: Scalar> Scalar for DScalar<F> {
     fn abs(&self) -> Self {
         match self.value.compare(&F::zero()) {
             Some(Ordering::Less) => self.neg(),
+            Some(Ordering::Equal) if F::keeps_explicit_zeros() => {
+                DScalar::new(self.value.abs(), SD::scale(F::zero(), self.delta.clone()))
+            }
             Some(Ordering::Equal) => DScalar::constant(self.value.abs()),
             _ => self.clone(),
         }
@@ -395,7 +421,7 @@ fn vjp_here<F: Scalar>(
         .real_scalars()
         .into_iter()
         .zip(cotangent.real_scalars())
-        .filter(|(_, c)| !c.is_zero())
+        .filter(|(_, c)| F::keeps_explicit_zeros() || !c.is_zero())
         .map(|(y, c)| (y.delta.clone(), c.clone()))
         .collect();
     let grads = backprop(roots, n);
@@ -452,10 +478,14 @@ fn jvp_here<F: Scalar>(
             ),
         ));
     }
-    let mut dense: Vec<F> = Vec::new();
+    // `None`: an input without a tangent, a structural zero (never multiplied, as in the
+    // reference's `jvp`, where such inputs are constants).
+    let mut dense: Vec<Option<F>> = Vec::new();
     for (x, t) in inputs.iter().zip(tangents) {
         match t {
-            Some(t) if t.ty() == x.ty() => dense.extend(t.real_scalars().into_iter().cloned()),
+            Some(t) if t.ty() == x.ty() => {
+                dense.extend(t.real_scalars().into_iter().map(|v| Some(v.clone())))
+            }
             Some(t) => {
                 return Err(Diagnostic::new(
                     ErrorKind::Input,
@@ -463,23 +493,32 @@ fn jvp_here<F: Scalar>(
                     format!("tangent: expected {}, found {}", x.ty(), t.ty()),
                 ))
             }
-            None => dense.extend(x.real_scalars().into_iter().map(|_| F::zero())),
+            None => dense.extend(x.real_scalars().into_iter().map(|_| None)),
         }
     }
     let (out, _) = forward(f, inputs, opts)?;
-    let mut memo: HashMap<u64, F> = HashMap::new();
-    let tangent = out.map_reals(&mut |y| tangent_of(&y.delta, &dense, &mut memo));
+    let mut memo: HashMap<u64, Option<F>> = HashMap::new();
+    let tangent =
+        out.map_reals(&mut |y| tangent_of(&y.delta, &dense, &mut memo).unwrap_or_else(F::zero));
     Ok((primal(&out), tangent))
 }
 
-fn tangent_of<F: Scalar>(d: &SD<F>, dense: &[F], memo: &mut HashMap<u64, F>) -> F {
-    let Some(node) = d.0.as_deref() else {
-        return F::zero();
-    };
+/// The tangent of a scalar Delta for the input tangents `dense`; `None` is a structural
+/// zero (the Delta does not reach an input with a tangent).
+fn tangent_of<F: Scalar>(
+    d: &SD<F>,
+    dense: &[Option<F>],
+    memo: &mut HashMap<u64, Option<F>>,
+) -> Option<F> {
+    let node = d.0.as_deref()?;
     match node {
-        SNode::Input(k) => dense.get(*k).cloned().unwrap_or_else(F::zero),
-        SNode::Add(a, b) => tangent_of(a, dense, memo).add(&tangent_of(b, dense, memo)),
-        SNode::Scale(k, a) => k.mul(&tangent_of(a, dense, memo)),
+        SNode::Input(k) => dense.get(*k).cloned().flatten(),
+        SNode::Add(a, b) => match (tangent_of(a, dense, memo), tangent_of(b, dense, memo)) {
+            (Some(x), Some(y)) => Some(x.add(&y)),
+            (x, None) => x,
+            (None, y) => y,
+        },
+        SNode::Scale(k, a) => tangent_of(a, dense, memo).map(|t| k.mul(&t)),
         SNode::Share(id, a) => {
             if let Some(t) = memo.get(id) {
                 return t.clone();

@@ -2,19 +2,12 @@
 
 use super::machine::{bad_shape, ill, volume, Machine};
 use super::Event;
+use crate::kernels::tensor::{flat_prefix, scatter_slots, unflatten};
 use crate::rt::{empty_of, Arr, Stacker, RV};
 use crate::scalar::Scalar;
 use adora_core::ast::{Binding, Expr, Name};
 use adora_core::diag::{Result, Span};
 use adora_core::types::{Base, Type};
-
-/// The multi-index of flat position `t` in `shape` (row-major).
-pub(super) fn unflatten(mut t: usize, shape: &[usize], out: &mut [usize]) {
-    for k in (0..shape.len()).rev() {
-        out[k] = t % shape[k];
-        t /= shape[k];
-    }
-}
 
 impl<'a, S: Scalar> Machine<'a, '_, S> {
     /// The integer of a rank-0 `Z` value.
@@ -52,11 +45,7 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                 format!("{} indices for a value of type {}", idx.len(), x.ty()),
             ));
         }
-        let inside = idx
-            .iter()
-            .zip(shape)
-            .all(|(&i, &d)| i >= 0 && (i as u64) < d as u64);
-        if inside {
+        if flat_prefix(shape, idx).is_some() {
             let u: Vec<usize> = idx.iter().map(|&i| i as usize).collect();
             return Ok(x.prefix(&u));
         }
@@ -240,77 +229,41 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
             self.set_indices(names, &idx);
             self.emit(Event::Iter);
             self.eval_indices(ix, &mut at)?;
-            let inside = at
-                .iter()
-                .zip(sh)
-                .all(|(&i, &d)| i >= 0 && (i as u64) < d as u64);
-            if inside {
-                let slot = at
-                    .iter()
-                    .zip(sh)
-                    .fold(0usize, |acc, (&i, &d)| acc * d + i as usize);
-                targets.push(Some(slot));
-            } else {
+            let slot = flat_prefix(sh, &at);
+            if slot.is_none() {
                 self.stats.oob_writes += 1;
-                targets.push(None);
             }
+            targets.push(slot);
         }
         names.iter().rev().for_each(|n| self.pop_index(n));
         self.emit(Event::End);
-        let mut written = vec![false; slots];
-        let (mut writes, mut collisions) = (0usize, 0usize);
         let span = e.span;
-        let r = match &xv {
+        let (r, writes, collisions) = match &xv {
             RV::R(a) => {
-                let src = a.data();
-                let mut out = vec![S::zero(); slots * slot_size];
-                for (t, target) in targets.iter().enumerate() {
-                    let Some(s) = *target else { continue };
-                    let (dst, from) = (
-                        &mut out[s * slot_size..(s + 1) * slot_size],
-                        &src[t * slot_size..(t + 1) * slot_size],
-                    );
-                    if written[s] {
-                        for (d, v) in dst.iter_mut().zip(from) {
-                            d.add_assign(v);
-                            self.check_step(d, span)?;
-                        }
-                        collisions += slot_size;
-                    } else {
-                        dst.clone_from_slice(from);
-                        written[s] = true;
-                    }
-                    writes += slot_size;
-                }
-                let out = out
+                let s = scatter_slots(a.data(), slots, slot_size, &targets, &S::zero(), |d, v| {
+                    d.add_assign(v);
+                    self.check_step(d, span)
+                })?;
+                let out = s
+                    .data
                     .into_iter()
                     .map(|v| self.fit(v, span))
                     .collect::<Result<Vec<S>>>()?;
-                RV::R(Arr::from_vec(sh.to_vec(), out))
+                (
+                    RV::R(Arr::from_vec(sh.to_vec(), out)),
+                    s.writes,
+                    s.collisions,
+                )
             }
             RV::Z(a) => {
-                let src = a.data();
-                let mut out = vec![0i64; slots * slot_size];
-                for (t, target) in targets.iter().enumerate() {
-                    let Some(s) = *target else { continue };
-                    let (dst, from) = (
-                        &mut out[s * slot_size..(s + 1) * slot_size],
-                        &src[t * slot_size..(t + 1) * slot_size],
-                    );
-                    if written[s] {
-                        for (d, v) in dst.iter_mut().zip(from) {
-                            *d = d
-                                .checked_add(*v)
-                                .ok_or_else(|| super::machine::overflow(span))?;
-                        }
-                        collisions += slot_size;
-                    } else {
-                        dst.copy_from_slice(from);
-                        written[s] = true;
-                    }
-                    writes += slot_size;
-                }
-                RV::Z(Arr::from_vec(sh.to_vec(), out))
+                let s = scatter_slots(a.data(), slots, slot_size, &targets, &0, |d, v| {
+                    *d = d
+                        .checked_add(*v)
+                        .ok_or_else(|| super::machine::overflow(span))?;
+                    Ok(())
+                })?;
+                let r = RV::Z(Arr::from_vec(sh.to_vec(), s.data));
+                (r, s.writes, s.collisions)
             }
             _ => return Err(ill(span, "`scatter` needs an R or Z array")),
         };

@@ -4,12 +4,12 @@
 //! reduce, scan, reduce_by_index, scatter_into, loop).
 
 use super::{EvalOptions, EvalStats, Event, Observer};
+use crate::kernels::limits;
 use crate::rt::{Arr, RV};
 use crate::scalar::Scalar;
 use crate::value::Value;
 use adora_core::ast::{Binding, Expr, ExprKind, Function, Lit, Pat};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
-use adora_core::limits::MAX_ARRAY_ELEMENTS;
 use adora_core::types::Type;
 use num_traits::ToPrimitive;
 use std::collections::HashMap;
@@ -117,15 +117,8 @@ pub(super) fn bad_shape(span: Span, msg: impl Into<String>) -> Diagnostic {
     Diagnostic::new(ErrorKind::Shape, span, msg)
 }
 
-/// The `ErrorKind::Runtime` "integer overflow" error.
-pub(super) fn overflow(span: Span) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Runtime, span, "integer overflow")
-}
-
-/// Product of a static shape, `None` on overflow.
-pub(super) fn volume(shape: &[usize]) -> Option<usize> {
-    shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))
-}
+pub(super) use crate::kernels::limits::overflow;
+pub(super) use crate::kernels::tensor::checked_volume as volume;
 
 impl<'a, S: Scalar> Machine<'a, '_, S> {
     /// Counts one step.
@@ -137,7 +130,7 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
     pub fn charge(&mut self, n: u64, span: Span) -> Result<()> {
         self.stats.steps = self.stats.steps.saturating_add(n);
         if self.stats.steps > self.opts.max_steps {
-            let message = format!("evaluation step limit ({}) exceeded", self.opts.max_steps);
+            let message = limits::step_limit_message(self.opts.max_steps);
             return Err(match self.repeating.first() {
                 Some(&outer) => Diagnostic::new(ErrorKind::Resource, outer, message)
                     .with_label(span, "the limit was reached while evaluating this"),
@@ -147,16 +140,10 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         Ok(())
     }
 
-    /// Checks that an array of `n` scalars is within [`MAX_ARRAY_ELEMENTS`].
+    /// Checks that an array of `n` scalars is within the element limit
+    /// ([`limits::check_elements`]).
     pub fn limit(&self, n: Option<usize>, span: Span) -> Result<usize> {
-        match n {
-            Some(n) if n <= MAX_ARRAY_ELEMENTS => Ok(n),
-            _ => Err(Diagnostic::new(
-                ErrorKind::Resource,
-                span,
-                format!("array of more than {MAX_ARRAY_ELEMENTS} scalars"),
-            )),
-        }
+        limits::check_elements(n, span)
     }
 
     /// Checks the size of an exact rational produced by arithmetic.
@@ -170,15 +157,13 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         if x.fits_bits(self.opts.max_rational_bits) {
             Ok(())
         } else {
-            Err(Diagnostic::new(
-                ErrorKind::Resource,
-                span,
-                format!(
-                    "exact rational larger than {} bits (numerator or denominator); use --numeric f64",
-                    self.opts.max_rational_bits
-                ),
-            ))
+            Err(self.too_large(span))
         }
+    }
+
+    /// The `ErrorKind::Resource` error of an exact rational over the size limit.
+    fn too_large(&self, span: Span) -> Diagnostic {
+        limits::too_large(self.opts.max_rational_bits, span)
     }
 
     /// The cheap per-step size check of accumulations (primal value only; see
@@ -191,15 +176,20 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         }
     }
 
+    /// The left fold of `items` ([`Scalar::sum_left`]) with the size check of every
+    /// partial sum's primal value (the `ErrorKind::Resource` error of [`Machine::fit`]).
+    pub fn sum_left<'x>(&self, items: impl IntoIterator<Item = &'x S>, span: Span) -> Result<S> {
+        match S::sum_left(items, self.opts.max_rational_bits) {
+            Some(v) => Ok(v),
+            None => Err(self.too_large(span)),
+        }
+    }
+
     /// Records a division by zero (an error under `strict`).
     pub fn div_zero(&mut self, span: Span) -> Result<()> {
         self.stats.div_by_zero += 1;
         if self.opts.strict {
-            return Err(Diagnostic::new(
-                ErrorKind::Runtime,
-                span,
-                "division by zero",
-            ));
+            return Err(limits::division_by_zero(span));
         }
         Ok(())
     }

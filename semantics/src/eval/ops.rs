@@ -3,71 +3,15 @@
 
 use super::layout::{append, select, transpose, unreachable_tuple};
 use super::machine::{bad_shape, ill, overflow, volume, Machine};
+use crate::kernels::arith::{
+    div_real, floor_div, floor_mod, holds, pick, pick_int, pow_int, pow_real,
+};
+use crate::kernels::limits::too_large;
 use crate::rt::{Arr, RV};
 use crate::scalar::{Scalar, Transcendental};
 use adora_core::ast::{BinOp, Expr, Prim, UnOp};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_core::types::Base;
-use std::cmp::Ordering;
-
-/// Floor division on `Z`, `None` for a zero divisor, `Err` on overflow.
-pub(super) fn floor_div(x: i64, y: i64) -> Option<Option<i64>> {
-    if y == 0 {
-        return None;
-    }
-    let Some(q) = x.checked_div(y) else {
-        return Some(None);
-    };
-    Some(Some(if x % y != 0 && ((x < 0) != (y < 0)) {
-        q - 1
-    } else {
-        q
-    }))
-}
-
-/// Remainder of floor division (sign of the divisor); `None` for a zero divisor.
-pub(super) fn floor_mod(x: i64, y: i64) -> Option<i64> {
-    if y == 0 {
-        return None;
-    }
-    if y == -1 {
-        return Some(0);
-    }
-    let r = x % y;
-    Some(if r != 0 && ((r < 0) != (y < 0)) {
-        r + y
-    } else {
-        r
-    })
-}
-
-/// `max(a, b)` (`a` when `a >= b`) or `min(a, b)` (`a` when `a <= b`) on primal values.
-pub(super) fn pick<'v, S: Scalar>(is_max: bool, a: &'v S, b: &'v S) -> &'v S {
-    let keep = match a.compare(b) {
-        Some(Ordering::Equal) => true,
-        Some(Ordering::Greater) => is_max,
-        Some(Ordering::Less) => !is_max,
-        None => false,
-    };
-    if keep {
-        a
-    } else {
-        b
-    }
-}
-
-/// Whether an ordering satisfies a comparison operator.
-fn holds(op: BinOp, o: Option<Ordering>) -> bool {
-    match op {
-        BinOp::Eq => o == Some(Ordering::Equal),
-        BinOp::Ne => o != Some(Ordering::Equal),
-        BinOp::Lt => o == Some(Ordering::Less),
-        BinOp::Le => matches!(o, Some(Ordering::Less | Ordering::Equal)),
-        BinOp::Gt => o == Some(Ordering::Greater),
-        BinOp::Ge => matches!(o, Some(Ordering::Greater | Ordering::Equal)),
-        _ => false,
-    }
-}
 
 fn is_comparison(op: BinOp) -> bool {
     matches!(
@@ -103,13 +47,13 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
             BinOp::Add => x.add(y),
             BinOp::Sub => x.sub(y),
             BinOp::Mul => x.mul(y),
-            _ => match x.checked_div(y) {
-                Some(q) => q,
-                None => {
+            _ => {
+                let (q, by_zero) = div_real(x, y);
+                if by_zero {
                     self.div_zero(span)?;
-                    x.div_by_zero(y)
                 }
-            },
+                q
+            }
         };
         self.fit(r, span)
     }
@@ -210,19 +154,11 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                     Ok::<_, Diagnostic>(pick(is_max, p, q).clone())
                 })?))
             }
-            (RV::Z(x), RV::Z(y)) if x.shape() == y.shape() => Ok(RV::Z(x.zip(y, |p, q| {
-                Ok::<_, Diagnostic>(if is_max {
-                    if p >= q {
-                        *p
-                    } else {
-                        *q
-                    }
-                } else if p <= q {
-                    *p
-                } else {
-                    *q
-                })
-            })?)),
+            (RV::Z(x), RV::Z(y)) if x.shape() == y.shape() => {
+                Ok(RV::Z(x.zip(y, |p, q| {
+                    Ok::<_, Diagnostic>(pick_int(is_max, *p, *q))
+                })?))
+            }
             _ => Err(ill(
                 span,
                 format!(
@@ -235,43 +171,27 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         }
     }
 
-    /// `pow(x, k)`: `|k|` multiplications, then a total reciprocal for negative `k`.
+    /// `pow(x, k)`: `|k|` multiplications, then a total reciprocal for negative `k`; the
+    /// derivative rule is the scalar's ([`Scalar::pow_rule`]).
     fn pow(&mut self, x: &RV<S>, k: i64, span: Span) -> Result<RV<S>> {
         let n = k.unsigned_abs();
         let elems = x.size() as u64;
         self.charge(n.saturating_mul(elems), span)?;
+        let bits = self.opts.max_rational_bits;
+        let fit = |v: S| {
+            if v.fits_bits(bits) {
+                Ok(v)
+            } else {
+                Err(too_large(bits, span))
+            }
+        };
         match x {
             RV::R(a) => Ok(RV::R(a.map(|v| {
-                let mut r = S::one();
-                for _ in 0..n {
-                    r = self.fit(r.mul(v), span)?;
-                }
-                if k < 0 {
-                    r = match S::one().checked_div(&r) {
-                        Some(q) => self.fit(q, span)?,
-                        None => {
-                            self.div_zero(span)?;
-                            S::one().div_by_zero(&r)
-                        }
-                    };
-                }
-                Ok::<_, Diagnostic>(r)
+                let r = pow_real(v, k, fit, || self.div_zero(span))?;
+                Ok::<_, Diagnostic>(v.pow_rule(k, r))
             })?)),
             RV::Z(a) => Ok(RV::Z(a.map(|v| {
-                let mut r: i64 = 1;
-                for _ in 0..n {
-                    r = r.checked_mul(*v).ok_or_else(|| overflow(span))?;
-                }
-                if k < 0 {
-                    r = match floor_div(1, r) {
-                        Some(q) => q.ok_or_else(|| overflow(span))?,
-                        None => {
-                            self.div_zero(span)?;
-                            0
-                        }
-                    };
-                }
-                Ok(r)
+                pow_int(*v, k, || self.div_zero(span))?.ok_or_else(|| overflow(span))
             })?)),
             other => Err(ill(
                 span,
@@ -390,16 +310,12 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         }
     }
 
-    /// `sum(x)`: left fold from the first element (`0` when empty).
+    /// `sum(x)`: left fold from the first element (`0` when empty), by
+    /// [`Scalar::sum_left`].
     fn sum(&mut self, x: &RV<S>, span: Span) -> Result<RV<S>> {
         match x {
             RV::R(a) => {
-                let data = a.data();
-                let mut acc = data.first().cloned().unwrap_or_else(S::zero);
-                for v in data.iter().skip(1) {
-                    acc.add_assign(v);
-                    self.check_step(&acc, span)?;
-                }
+                let acc = self.sum_left(a.data(), span)?;
                 Ok(RV::R(Arr::scalar(self.fit(acc, span)?)))
             }
             RV::Z(a) => {
@@ -438,20 +354,11 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         match x {
             RV::R(a) => {
                 let data = a.data();
-                let mut acc: Vec<S> = if n == 0 {
-                    vec![S::zero(); m]
-                } else {
-                    data[..m].to_vec()
-                };
-                for row in 1..n {
-                    for (k, v) in acc.iter_mut().enumerate() {
-                        v.add_assign(&data[row * m + k]);
-                        self.check_step(v, span)?;
-                    }
-                }
-                let acc = acc
-                    .into_iter()
-                    .map(|v| self.fit(v, span))
+                let acc = (0..m)
+                    .map(|k| {
+                        let v = self.sum_left((0..n).map(|row| &data[row * m + k]), span)?;
+                        self.fit(v, span)
+                    })
                     .collect::<Result<Vec<S>>>()?;
                 Ok(RV::R(Arr::from_vec(inner, acc)))
             }

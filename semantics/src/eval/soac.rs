@@ -207,20 +207,14 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                     _ => nev.clone(),
                 }
             }
-            _ => {
-                let mut acc = nev.clone();
-                for i in 0..n {
-                    self.emit(Event::Iter);
-                    acc = self.apply_op(op, acc, &xsv.prefix(&[i]), span)?;
-                    if scan && !st.push(&acc) {
-                        return Err(ill(
-                            span,
-                            "the operator of `scan` must keep the type of the neutral element",
-                        ));
-                    }
+            Op::Add if !scan => match (&nev, &xsv) {
+                (RV::R(ne), RV::R(xs)) if xs.shape().get(1..) == Some(ne.shape()) => {
+                    (0..n).for_each(|_| self.emit(Event::Iter));
+                    self.sum_reals(ne, xs, n, span)?
                 }
-                acc
-            }
+                _ => self.fold(op, &nev, &xsv, n, false, &mut st, span)?,
+            },
+            _ => self.fold(op, &nev, &xsv, n, scan, &mut st, span)?,
         };
         self.emit(Event::End);
         let r = if scan {
@@ -234,6 +228,49 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         self.fit_all(&r, span)?;
         self.node(e, &r, &[nev.size(), xsv.size()], 0, 0);
         Ok(r)
+    }
+
+    /// `reduce(+, ne, xs)` on reals: per element position, the left fold from `ne` over the
+    /// `n` slices of `xs` by [`Scalar::sum_left`] (the same additions in the same order as
+    /// [`Machine::fold`], without merging dual numbers' tangents once per element).
+    fn sum_reals(&self, ne: &Arr<S>, xs: &Arr<S>, n: usize, span: Span) -> Result<RV<S>> {
+        let (ne_data, data) = (ne.data(), xs.data());
+        let m = ne_data.len();
+        let acc = (0..m)
+            .map(|k| {
+                let items = std::iter::once(&ne_data[k]).chain((0..n).map(|i| &data[i * m + k]));
+                self.sum_left(items, span)
+            })
+            .collect::<Result<Vec<S>>>()?;
+        Ok(RV::R(Arr::from_vec(ne.shape().to_vec(), acc)))
+    }
+
+    /// The left fold of `reduce` / `scan` with `+`, `*` or a lambda from `ne` over the `n`
+    /// outer slices of `xs` (one `Iter` event each), pushing every partial result to `st`
+    /// for a `scan`.
+    #[allow(clippy::too_many_arguments)]
+    fn fold(
+        &mut self,
+        op: &'a Op,
+        nev: &RV<S>,
+        xsv: &RV<S>,
+        n: usize,
+        scan: bool,
+        st: &mut Stacker<S>,
+        span: Span,
+    ) -> Result<RV<S>> {
+        let mut acc = nev.clone();
+        for i in 0..n {
+            self.emit(Event::Iter);
+            acc = self.apply_op(op, acc, &xsv.prefix(&[i]), span)?;
+            if scan && !st.push(&acc) {
+                return Err(ill(
+                    span,
+                    "the operator of `scan` must keep the type of the neutral element",
+                ));
+            }
+        }
+        Ok(acc)
     }
 
     /// The bucket indices of `reduce_by_index` / `scatter_into` and the checks they share:

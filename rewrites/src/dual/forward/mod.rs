@@ -30,14 +30,14 @@
 
 mod prims;
 
-use super::arith::{ill, Checks};
 use super::delta::{Delta, Ids};
-use super::tensor::{self, checked_volume, flat_prefix, unflatten};
 use super::value::{seed_input, Table, DV};
 use adora_core::ast::{Expr, ExprKind, Function, Lit, Name, Pat};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_core::visit::ScopedMap;
 use adora_semantics::eval::EvalOptions;
+use adora_semantics::kernels::limits::{ill, Checks};
+use adora_semantics::kernels::tensor::{self, checked_volume, flat_prefix, unflatten};
 use adora_semantics::scalar::Scalar;
 use adora_semantics::value::{Tensor, Value};
 use std::rc::Rc;
@@ -165,7 +165,8 @@ impl<'o, S: Scalar> Forward<'o, S> {
             }),
             ExprKind::Lit(l) => Ok(match l {
                 Lit::Int(n) => {
-                    let v = i64::try_from(n).map_err(|_| super::arith::overflow(e.span))?;
+                    let v = i64::try_from(n)
+                        .map_err(|_| adora_semantics::kernels::limits::overflow(e.span))?;
                     DV::Z(Rc::new(Tensor::scalar(v)))
                 }
                 Lit::Real(r) => DV::constant(Tensor::scalar(S::from_rational(r))),
@@ -493,7 +494,7 @@ impl<'o, S: Scalar> Forward<'o, S> {
                 |a, b| {
                     *a = a
                         .checked_add(*b)
-                        .ok_or_else(|| super::arith::overflow(span))?;
+                        .ok_or_else(|| adora_semantics::kernels::limits::overflow(span))?;
                     Ok::<(), Diagnostic>(())
                 },
             )?)),

@@ -26,13 +26,14 @@
 //! | `real z` | `(real z, Zero)` — integers are constants |
 //! | `floor`, comparisons, `&& || !`, integer arithmetic, `iota` | no Delta (non-real results) |
 
-use super::super::arith::{holds, ill, keeps_left, overflow, pow_total, sign};
 use super::super::delta::Delta;
-use super::super::tensor::{self, checked_volume, map_with, zip_with};
 use super::super::value::DV;
 use super::{unsupported, Forward};
 use adora_core::ast::{BinOp, Expr, Prim, UnOp};
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
+use adora_semantics::kernels::arith::{holds, keeps_left, pow_total, sign};
+use adora_semantics::kernels::limits::{ill, overflow};
+use adora_semantics::kernels::tensor::{self, checked_volume, map_with, zip_with};
 use adora_semantics::scalar::{Scalar, Transcendental};
 use adora_semantics::value::Tensor;
 use std::rc::Rc;

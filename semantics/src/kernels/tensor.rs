@@ -1,9 +1,9 @@
-//! Data movement on concrete row-major tensors, generic over the element type: what the
-//! runtime passes need of the core language's array operations (primal values in the
-//! forward pass, cotangents in the reverse pass). Out-of-bounds conventions follow
-//! docs/language.md and the evaluator: reads give zeros, writes are dropped.
+//! Index spaces and data movement on row-major arrays, generic over the element type:
+//! the in-bounds rule of prefix indices, `gather` (out-of-bounds reads give zeros) and
+//! `scatter` (out-of-bounds writes are dropped, colliding writes added), and the layout
+//! operations on [`Tensor`]s (docs/language.md, "Semantic conventions").
 
-use adora_semantics::value::Tensor;
+use crate::value::Tensor;
 
 /// Product of a shape.
 pub fn volume(shape: &[usize]) -> usize {
@@ -83,37 +83,71 @@ pub fn gather_rows<T: Clone>(
     Tensor { shape, data }
 }
 
+/// The result of [`scatter_slots`]: the data and the counts the evaluator reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scattered<T> {
+    /// `slots * slot` elements, row-major.
+    pub data: Vec<T>,
+    /// In-bounds writes, in elements.
+    pub writes: usize,
+    /// In-bounds writes to a slot already written, in elements.
+    pub collisions: usize,
+}
+
+/// `scatter` on flat data: `slots` result slots of `slot` elements each, all `zero`; source
+/// row `t` (the `t`-th run of `slot` elements of `src`) goes to slot `targets[t]` (dropped
+/// for `None`, an out-of-bounds write). The first write to a slot stores the row, later
+/// ones call `add` elementwise (colliding writes add up, in row order).
+pub fn scatter_slots<T: Clone, E>(
+    src: &[T],
+    slots: usize,
+    slot: usize,
+    targets: &[Option<usize>],
+    zero: &T,
+    mut add: impl FnMut(&mut T, &T) -> Result<(), E>,
+) -> Result<Scattered<T>, E> {
+    let mut data = vec![zero.clone(); slots * slot];
+    let mut written = vec![false; slots];
+    let (mut writes, mut collisions) = (0, 0);
+    for (t, target) in targets.iter().enumerate() {
+        let Some(s) = *target else { continue };
+        let from = &src[t * slot..(t + 1) * slot];
+        let dst = &mut data[s * slot..(s + 1) * slot];
+        if written[s] {
+            for (d, v) in dst.iter_mut().zip(from) {
+                add(d, v)?;
+            }
+            collisions += slot;
+        } else {
+            dst.clone_from_slice(from);
+            written[s] = true;
+        }
+        writes += slot;
+    }
+    Ok(Scattered {
+        data,
+        writes,
+        collisions,
+    })
+}
+
 /// `scatter`: the result has shape `shape`; source row `t` (over the first `rows`
-/// dimensions of `src`) is added into result slot `table[t]` (dropped for `None`). The
-/// first write to a slot stores, later ones call `add` (as the evaluator does).
+/// dimensions of `src`) is added into result slot `table[t]` (dropped for `None`), by
+/// [`scatter_slots`].
 pub fn scatter_rows<T: Clone, E>(
     src: &Tensor<T>,
     shape: &[usize],
     prefix: usize,
     table: &[Option<usize>],
     zero: &T,
-    mut add: impl FnMut(&mut T, &T) -> Result<(), E>,
+    add: impl FnMut(&mut T, &T) -> Result<(), E>,
 ) -> Result<Tensor<T>, E> {
     let slot = volume(shape.get(prefix..).unwrap_or(&[]));
     let slots = volume(shape.get(..prefix).unwrap_or(&[]));
-    let mut data = vec![zero.clone(); slots * slot];
-    let mut written = vec![false; slots];
-    for (t, target) in table.iter().enumerate() {
-        let Some(s) = *target else { continue };
-        let from = &src.data[t * slot..(t + 1) * slot];
-        let dst = &mut data[s * slot..(s + 1) * slot];
-        if written[s] {
-            for (d, v) in dst.iter_mut().zip(from) {
-                add(d, v)?;
-            }
-        } else {
-            dst.clone_from_slice(from);
-            written[s] = true;
-        }
-    }
+    let s = scatter_slots(&src.data, slots, slot, table, zero, add)?;
     Ok(Tensor {
         shape: shape.to_vec(),
-        data,
+        data: s.data,
     })
 }
 

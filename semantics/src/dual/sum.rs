@@ -1,0 +1,89 @@
+//! Sums of many dual numbers in one pass (`Scalar::sum_left` of [`Dual`]).
+//!
+//! Folding `n` dual numbers left to right merges the accumulated tangent map with each
+//! addend's, so a sum whose tangent grows to `n` entries (`sum(x * y)`) costs `O(n²)`
+//! entry operations. Here the values are still folded left to right (the primal result
+//! and its size checks are those of the fold), while the tangent entries of all addends
+//! are concatenated in addend order, stably sorted by id and combined run by run:
+//! `O(M log M)` for `M` entries. For every id the entries are added in addend order,
+//! starting from the first one, exactly as the fold adds them, so the result is identical
+//! (bit for bit in f64 mode, where no entry is dropped; in exact mode the fold drops an
+//! entry that cancels to zero and re-inserts the next addend's entry unchanged, which is
+//! the same rational as adding it to zero).
+
+use super::{keep, Dual};
+use crate::scalar::Scalar;
+
+/// The left fold of `items` (see the module documentation), `None` as soon as a partial
+/// sum's primal value does not fit `max_bits`.
+pub(super) fn sum_left<'x, F: Scalar>(
+    items: impl IntoIterator<Item = &'x Dual<F>>,
+    max_bits: u64,
+) -> Option<Dual<F>> {
+    let mut it = items.into_iter();
+    let Some(first) = it.next() else {
+        return Some(Dual::constant(F::zero()));
+    };
+    let mut value = first.value.clone();
+    let mut entries = first.tangent.clone();
+    let mut increasing = true;
+    for x in it {
+        value.add_assign(&x.value);
+        if !value.value_fits_bits(max_bits) {
+            return None;
+        }
+        if let (Some(last), Some(next)) = (entries.last(), x.tangent.first()) {
+            increasing &= last.0 < next.0;
+        }
+        entries.extend_from_slice(&x.tangent);
+    }
+    counter::note(entries.len());
+    if !increasing {
+        // `sort_by` is stable: equal ids keep their addend order.
+        entries.sort_by(|a, b| {
+            counter::note(1);
+            a.0.cmp(&b.0)
+        });
+    }
+    let mut tangent: Vec<(usize, F)> = Vec::with_capacity(entries.len());
+    for (id, d) in entries {
+        match tangent.last_mut() {
+            Some((last, acc)) if *last == id => acc.add_assign(&d),
+            _ => {
+                if tangent.last().is_some_and(|(_, acc)| !keep(acc)) {
+                    tangent.pop();
+                }
+                tangent.push((id, d));
+            }
+        }
+    }
+    if tangent.last().is_some_and(|(_, acc)| !keep(acc)) {
+        tangent.pop();
+    }
+    Some(Dual { value, tangent })
+}
+
+/// A count of tangent-entry operations (entries merged, moved or compared) of the sums of
+/// dual numbers, in unit tests only: the test `sums_are_not_quadratic` checks that the
+/// reference gradient of a dot product makes `O(n log n)` of them.
+pub(super) mod counter {
+    #[cfg(test)]
+    thread_local! {
+        static OPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Records `n` entry operations (no-op outside unit tests).
+    #[inline(always)]
+    pub fn note(n: usize) {
+        #[cfg(test)]
+        OPS.with(|c| c.set(c.get() + n as u64));
+        #[cfg(not(test))]
+        let _ = n;
+    }
+
+    /// The operations recorded on this thread so far.
+    #[cfg(test)]
+    pub fn total() -> u64 {
+        OPS.with(|c| c.get())
+    }
+}
