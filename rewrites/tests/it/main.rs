@@ -24,3 +24,4 @@ mod linear_golden;
 mod linear_jvp;
 mod linear_support;
 mod linear_transpose;
+mod regress_f64_ieee;

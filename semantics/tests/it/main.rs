@@ -14,3 +14,4 @@ mod observer;
 mod programs;
 mod reference;
 mod scalar;
+mod regress_f64_ieee;
