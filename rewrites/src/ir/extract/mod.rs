@@ -22,10 +22,12 @@
 //! classes merged in that phase may lag until the next rebuild).
 
 mod lets;
+mod member;
 pub mod scope;
 mod select;
 mod upper;
 
+pub use member::{extract_member, Instance, Member};
 pub use scope::check_scoped;
 
 use super::analysis::{IrAnalysis, IrGraph};
@@ -168,8 +170,10 @@ pub fn extract_recexpr_with<C: CostModel>(
 }
 
 /// The best well-scoped term of class `class` whose top node is `node` (one of the
-/// class's nodes, as found in `egraph[class].nodes`), under [`BuildFreeCost`]. Rule tests
-/// use it to evaluate every member of a class.
+/// class's nodes, as found in `egraph[class].nodes`), under [`BuildFreeCost`]. A member
+/// that mentions an index variable bound only around *other* uses of the class has no
+/// closed term, and this fails on it; rule tests that evaluate every member of a class use
+/// [`extract_member`] and [`Member::instances`] (module `member` explains such members).
 pub fn extract_node(egraph: &IrGraph, class: Id, node: &Ir) -> Result<RecExpr<Ir>> {
     select(egraph, class, &[], Some(node), &BuildFreeCost)
 }
