@@ -10,7 +10,7 @@ use crate::bot_support;
 
 use adora_rewrites::bot::{rules, RULES};
 use adora_rewrites::ir::analysis::IrAnalysis;
-use adora_rewrites::ir::extract::{extract_node, to_function};
+use adora_rewrites::ir::extract::{extract_member, to_function};
 use adora_rewrites::ir::lang::Ir;
 use adora_rewrites::ir::runner::{run_egraph, run_phase, Phase};
 use adora_rewrites::ir::translate::translate;
@@ -53,25 +53,32 @@ fn check(rule: &str, src: &str, seed: u64) -> usize {
     let eg = &tr.egraph;
     let nodes = eg[tr.root].nodes.clone();
     for node in &nodes {
-        let e = extract_node(eg, tr.root, node)
+        // An open root member (one that mentions an index variable bound only around
+        // other uses of the class, `ir::extract::member`) is checked under every
+        // valuation of its free variables.
+        let m = extract_member(eg, tr.root, node)
             .unwrap_or_else(|d| panic!("{rule}: extracting {node} fails: {d}\n{src}"));
-        let g = to_function(&e, &eg.analysis, &f).unwrap_or_else(|d| {
-            panic!(
-                "{rule}: {e} is not a valid program: {d} {:?}\n{src}",
-                d.notes
-            )
-        });
-        let got = outcome(&g, &inputs);
-        assert_eq!(
-            got,
-            want,
-            "{rule} changed the value on inputs {:?}\n{src}\nrewritten:\n{}",
-            inputs
-                .iter()
-                .map(adora_semantics::io::to_literal)
-                .collect::<Vec<_>>(),
-            adora_core::pretty::function(&g)
-        );
+        for inst in m.instances(64) {
+            let e = &inst.expr;
+            let g = to_function(e, &eg.analysis, &f).unwrap_or_else(|d| {
+                panic!(
+                    "{rule}: {e} is not a valid program: {d} {:?}\n{src}",
+                    d.notes
+                )
+            });
+            let got = outcome(&g, &inputs);
+            assert_eq!(
+                got,
+                want,
+                "{rule} changed the value on inputs {:?} at {:?}\n{src}\nrewritten:\n{}",
+                inputs
+                    .iter()
+                    .map(adora_semantics::io::to_literal)
+                    .collect::<Vec<_>>(),
+                inst.valuation,
+                adora_core::pretty::function(&g)
+            );
+        }
     }
     nodes.len()
 }
@@ -124,9 +131,12 @@ fn ir_level_instances_preserve_exact_semantics() {
             "{rule} did not apply to {term}"
         );
         for node in eg[root].nodes.clone() {
-            let e = extract_node(&eg, root, &node).expect("extraction");
-            let g = to_function(&e, &eg.analysis, &f).expect("a program");
-            assert_eq!(outcome(&g, &inputs), want, "{rule} on {term}: {e}");
+            let m = extract_member(&eg, root, &node).expect("extraction");
+            for inst in m.instances(64) {
+                let e = &inst.expr;
+                let g = to_function(e, &eg.analysis, &f).expect("a program");
+                assert_eq!(outcome(&g, &inputs), want, "{rule} on {term}: {e}");
+            }
         }
     }
 }

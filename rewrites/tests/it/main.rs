@@ -24,4 +24,5 @@ mod linear_golden;
 mod linear_jvp;
 mod linear_support;
 mod linear_transpose;
+mod regress_extract;
 mod regress_f64_ieee;

@@ -13,5 +13,5 @@ mod limits;
 mod observer;
 mod programs;
 mod reference;
-mod scalar;
 mod regress_f64_ieee;
+mod scalar;
