@@ -98,7 +98,11 @@ pub fn program_line(line: &str) -> Option<&str> {
 
 /// The program engine `engine` derives as `kind` for `f` (`None`: no registered engine
 /// of that name derives such a program).
-pub fn program(kind: &str, engine: &str, f: &Function) -> Option<adora_core::Result<DerivativeProgram>> {
+pub fn program(
+    kind: &str,
+    engine: &str,
+    f: &Function,
+) -> Option<adora_core::Result<DerivativeProgram>> {
     let e = engine::find(engine)?;
     match kind {
         "gradient-program" if e.programs().contains(&Question::Vjp) => {

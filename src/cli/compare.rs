@@ -48,7 +48,11 @@ pub fn all_engines<S: Mode>(
             Verdict::Agrees(a) => ("agrees", S::AGREEMENT.to_string(), Some(a.into_gradient())),
             Verdict::Differs(a, diff) => {
                 all_agree = false;
-                ("differs", format!("in {}", diff.join(", ")), Some(a.into_gradient()))
+                (
+                    "differs",
+                    format!("in {}", diff.join(", ")),
+                    Some(a.into_gradient()),
+                )
             }
         };
         let mut row = serde_json::Map::new();

@@ -94,7 +94,16 @@ fn grad_with<S: Mode>(
         return Ok(true);
     }
     let names = param_names(l);
-    compare::all_engines(l, &names, a.format, engines, "gradient", &Query::Grad, &xs, &opts)
+    compare::all_engines(
+        l,
+        &names,
+        a.format,
+        engines,
+        "gradient",
+        &Query::Grad,
+        &xs,
+        &opts,
+    )
 }
 
 /// Whether `--engine all` was given.
@@ -185,7 +194,16 @@ fn vjp_with<S: Mode>(
         return Ok(true);
     }
     let names = param_names(l);
-    compare::all_engines(l, &names, a.format, engines, "cotangents", &Query::Vjp(ct), &xs, &opts)
+    compare::all_engines(
+        l,
+        &names,
+        a.format,
+        engines,
+        "cotangents",
+        &Query::Vjp(ct),
+        &xs,
+        &opts,
+    )
 }
 
 /// Prints a value and per-input gradients (or cotangents).

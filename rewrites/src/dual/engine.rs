@@ -379,6 +379,11 @@ impl Engine for Dual {
     fn runtime(&self) -> Option<&dyn Runtime> {
         Some(self)
     }
+    /// Seed 000 §7 with the `ops` model of seed 001 §4 (docs/cost-models.md): `K = 4`,
+    /// `C = 1`.
+    fn cheap_gradient(&self) -> Option<(u64, u64)> {
+        Some((4, 1))
+    }
 }
 
 /// `dual-scalar` accepts the whole language the evaluator runs (the naive algorithm of

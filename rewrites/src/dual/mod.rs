@@ -35,7 +35,7 @@ pub mod tensor;
 pub mod value;
 
 pub use engine::{
-    delta_text, eval_gradient_program, gradient_program, runtime_delta_nodes,
-    runtime_jvp, runtime_jvp_normal, runtime_vjp, runtime_vjp_normal, vjp_program, Dual,
-    DualScalar, GradientProgram, RuntimeStats,
+    delta_text, eval_gradient_program, gradient_program, runtime_delta_nodes, runtime_jvp,
+    runtime_jvp_normal, runtime_vjp, runtime_vjp_normal, vjp_program, Dual, DualScalar,
+    GradientProgram, RuntimeStats,
 };

@@ -181,9 +181,7 @@ pub fn ask_by<S: Mode>(
             let r = S::runtime(r);
             adora_core::with_stack(|| match query {
                 Query::Grad => r.gradient(f, inputs, opts).map(Answer::Gradient),
-                Query::Jvp(ts) => r
-                    .jvp(f, inputs, ts, opts)
-                    .map(|(v, t)| Answer::Jvp(v, t)),
+                Query::Jvp(ts) => r.jvp(f, inputs, ts, opts).map(|(v, t)| Answer::Jvp(v, t)),
                 Query::Vjp(c) => r.vjp(f, inputs, c, opts).map(Answer::Gradient),
             })
         }
@@ -210,10 +208,7 @@ pub fn evaluate<S: Scalar>(
     let u = dp.unpack(f, inputs, out)?;
     Ok(match query {
         Query::Jvp(_) => {
-            let t = u
-                .tangent
-                .clone()
-                .unwrap_or_else(|| Value::zeros(&f.ret));
+            let t = u.tangent.clone().unwrap_or_else(|| Value::zeros(&f.ret));
             Answer::Jvp(u.value, t)
         }
         Query::Grad | Query::Vjp(_) => Answer::Gradient(u.gradient()),
@@ -243,7 +238,10 @@ pub fn jvp<S: Mode>(
         Answer::Gradient(_) => Err(Diagnostic::new(
             ErrorKind::Type,
             f.body.span,
-            format!("internal error: engine `{}` answered a JVP with a gradient", e.name()),
+            format!(
+                "internal error: engine `{}` answered a JVP with a gradient",
+                e.name()
+            ),
         )),
     }
 }

@@ -151,6 +151,13 @@ pub trait Engine: Sync {
     fn runtime(&self) -> Option<&dyn Runtime> {
         None
     }
+    /// The constants `(K, C)` of the cheap-gradient bound `ops(gradient program) <= K
+    /// ops(primal) + C (inputs + outputs)` (docs/cost-models.md) that the engine's paper
+    /// claims for its `grad` program; `None`: no such claim (the property catalogue then
+    /// checks no bound for it).
+    fn cheap_gradient(&self) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 /// Every engine, in a fixed order: the reference first, then the other engines in the
