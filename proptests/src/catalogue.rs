@@ -8,7 +8,9 @@
 
 use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
-use crate::props::{bot, cost, dual, lang, linear, semantics};
+use crate::gen::RetKind;
+use crate::props::{bot, cost, dual, engines, lang, linear, semantics};
+use adora_rewrites::engine::Engine;
 
 /// A passing check's report.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -71,6 +73,16 @@ pub enum Check {
         /// The check of one case.
         check: fn(&Case) -> Outcome,
     },
+    /// A property of one registered engine (`adora_rewrites::engine::find(engine)`) on
+    /// generated programs of the fragments the engine declares.
+    Engine {
+        /// The engine's registry name.
+        engine: &'static str,
+        /// The result kind of the generated programs.
+        ret: RetKind,
+        /// The check of one case.
+        check: fn(&dyn Engine, &Case) -> Outcome,
+    },
     /// A property of a few random dimensions (each in `1..=max`).
     Dims {
         /// How many dimensions.
@@ -114,6 +126,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(bot::properties());
     out.extend(dual::properties());
     out.extend(linear::properties());
+    out.extend(engines::properties());
     out
 }
 

@@ -3,7 +3,8 @@
 //! `proptests/regressions/<area>/<name>.txt` (replayed first on every later run).
 
 use crate::catalogue::{catalogue, Agg, Check, Outcome, Pass, Property};
-use crate::gen::Case;
+use crate::gen::strategy::CaseStrategy;
+use crate::gen::{Case, Fragment, GenSpec, RetKind};
 use proptest::collection::vec;
 use proptest::strategy::Strategy;
 use proptest::test_runner::{
@@ -210,23 +211,33 @@ fn run_here(
             }
         }
     };
+    let cases = |s: CaseStrategy, check: &dyn Fn(&Case) -> Outcome, runner: &mut TestRunner| {
+        let r = runner.run(&s, |case: Case| {
+            // A panic aborts the case; checks and engines hold no state it could leave
+            // half-updated.
+            let out = guarded(std::panic::AssertUnwindSafe(|| check(&case)));
+            record(&out);
+            out.map(|_| ()).map_err(TestCaseError::fail)
+        });
+        r.map_err(|e| match e {
+            TestError::Fail(why, case) => format!(
+                "{why}\n\ncounterexample ({} nodes):\n{}",
+                case.node_count(),
+                case.render()
+            ),
+            TestError::Abort(why) => format!("aborted: {why}"),
+        })
+    };
     let result: Result<(), String> = match p.check {
-        Check::Case { strategy, check } => {
-            let s = strategy();
-            let r = runner.run(&s, |case: Case| {
-                let out = guarded(|| check(&case));
-                record(&out);
-                out.map(|_| ()).map_err(TestCaseError::fail)
-            });
-            r.map_err(|e| match e {
-                TestError::Fail(why, case) => format!(
-                    "{why}\n\ncounterexample ({} nodes):\n{}",
-                    case.node_count(),
-                    case.render()
-                ),
-                TestError::Abort(why) => format!("aborted: {why}"),
-            })
-        }
+        Check::Case { strategy, check } => cases(strategy(), &check, &mut runner),
+        Check::Engine { engine, ret, check } => match adora_rewrites::engine::find(engine) {
+            Some(e) => cases(
+                engine_strategy(e.as_ref(), ret),
+                &|c| check(e.as_ref(), c),
+                &mut runner,
+            ),
+            None => Err(format!("no registered engine `{engine}`")),
+        },
         Check::Dims { count, max, check } => {
             let s = vec(1..=max.max(1), count).prop_map(|v| v);
             let r = runner.run(&s, |dims: Vec<usize>| {
@@ -284,6 +295,22 @@ fn fmt_figure(x: f64) -> String {
     } else {
         format!("{x:.3}")
     }
+}
+
+/// The cases of an engine property: programs of every generator fragment the engine
+/// declares (sizes as the engines' own properties use them: 28 for `scalar`, 24
+/// otherwise), with result kind `ret`.
+pub fn engine_strategy(e: &dyn adora_rewrites::engine::Engine, ret: RetKind) -> CaseStrategy {
+    let specs = e
+        .fragments()
+        .iter()
+        .filter_map(|f| Fragment::ALL.into_iter().find(|g| g.name() == f.name()))
+        .map(|f| {
+            let size = if f == Fragment::Scalar { 28 } else { 24 };
+            GenSpec::new(f).size(size).ret(ret)
+        })
+        .collect();
+    CaseStrategy { specs }
 }
 
 /// The catalogue's properties selected by `cfg.filter`.

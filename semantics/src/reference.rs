@@ -81,16 +81,7 @@ pub fn gradient<F: Scalar>(
     inputs: &[Value<F>],
     opts: &EvalOptions,
 ) -> Result<Gradient<F>> {
-    if f.ret != Type::real() {
-        return Err(Diagnostic::new(
-            ErrorKind::Type,
-            f.body.span,
-            format!(
-                "grad needs a scalar R result; use vjp (`{}` returns {})",
-                f.name, f.ret
-            ),
-        ));
-    }
+    check_scalar_result(f)?;
     let (duals, n) = seed_all(inputs);
     let (out, _) = eval(f, &duals, opts)?;
     let Some(y) = out.as_real() else {
@@ -108,6 +99,86 @@ pub fn gradient<F: Scalar>(
         value: Value::real(y.value().clone()),
         grads: split_grads(inputs, &dense),
     })
+}
+
+/// The validation of the derivative questions, shared by the reference and by every
+/// engine (the engine harness of `adora_rewrites::engine::harness` runs it before asking
+/// an engine): `grad` needs a scalar `R` result ([`check_scalar_result`]), inputs must
+/// match the parameters ([`check_inputs`]), tangents and cotangents must have the types
+/// of the inputs and of the result ([`check_tangents`], [`check_cotangent`]).
+///
+/// An `ErrorKind::Type` error unless `f` returns a scalar `R` (what `grad` needs).
+pub fn check_scalar_result(f: &Function) -> Result<()> {
+    if f.ret == Type::real() {
+        return Ok(());
+    }
+    Err(Diagnostic::new(
+        ErrorKind::Type,
+        f.body.span,
+        format!(
+            "grad needs a scalar R result; use vjp (`{}` returns {})",
+            f.name, f.ret
+        ),
+    ))
+}
+
+/// An `ErrorKind::Input` error unless there is one input per parameter, of its type.
+pub fn check_inputs<F>(f: &Function, inputs: &[Value<F>]) -> Result<()> {
+    if inputs.len() != f.params.len() {
+        return Err(Diagnostic::new(
+            ErrorKind::Input,
+            f.body.span,
+            format!(
+                "`{}` takes {} inputs, {} given",
+                f.name,
+                f.params.len(),
+                inputs.len()
+            ),
+        ));
+    }
+    for (p, v) in f.params.iter().zip(inputs) {
+        let ty = v.ty();
+        if ty != p.ty {
+            return Err(Diagnostic::new(
+                ErrorKind::Input,
+                p.span,
+                format!("input `{}`: expected {}, found {ty}", p.name, p.ty),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An `ErrorKind::Input` error unless there is one tangent per input (`None`: zero) and
+/// each given tangent has its input's type.
+pub fn check_tangents<F>(
+    f: &Function,
+    inputs: &[Value<F>],
+    tangents: &[Option<Value<F>>],
+) -> Result<()> {
+    if tangents.len() != inputs.len() {
+        return Err(Diagnostic::new(
+            ErrorKind::Input,
+            f.body.span,
+            format!(
+                "{} tangents given for {} inputs",
+                tangents.len(),
+                inputs.len()
+            ),
+        ));
+    }
+    for (k, (x, t)) in inputs.iter().zip(tangents).enumerate() {
+        if let Some(t) = t {
+            let name = f.params.get(k).map_or("?", |p| p.name.as_str());
+            expect_type(t, &x.ty(), &format!("tangent of `{name}`"), f)?;
+        }
+    }
+    Ok(())
+}
+
+/// An `ErrorKind::Input` error unless the cotangent has the result's type.
+pub fn check_cotangent<F>(f: &Function, cotangent: &Value<F>) -> Result<()> {
+    expect_type(cotangent, &f.ret, "cotangent", f)
 }
 
 /// Checks that `v` has type `ty` (an `ErrorKind::Input` error naming `what` otherwise).
@@ -132,24 +203,12 @@ pub fn jvp<F: Scalar>(
     tangents: &[Option<Value<F>>],
     opts: &EvalOptions,
 ) -> Result<(Value<F>, Value<F>)> {
-    if tangents.len() != inputs.len() {
-        return Err(Diagnostic::new(
-            ErrorKind::Input,
-            f.body.span,
-            format!(
-                "{} tangents given for {} inputs",
-                tangents.len(),
-                inputs.len()
-            ),
-        ));
-    }
+    check_tangents(f, inputs, tangents)?;
     let mut duals = Vec::with_capacity(inputs.len());
-    for (k, (x, t)) in inputs.iter().zip(tangents).enumerate() {
+    for (x, t) in inputs.iter().zip(tangents) {
         let d = match t {
             None => x.map_reals(&mut |v| Dual::constant(v.clone())),
             Some(t) => {
-                let name = f.params.get(k).map_or("?", |p| p.name.as_str());
-                expect_type(t, &x.ty(), &format!("tangent of `{name}`"), f)?;
                 let ts = t.real_scalars();
                 let mut pos = 0;
                 x.map_reals(&mut |v| {
@@ -172,7 +231,7 @@ pub fn vjp<F: Scalar>(
     cotangent: &Value<F>,
     opts: &EvalOptions,
 ) -> Result<Gradient<F>> {
-    expect_type(cotangent, &f.ret, "cotangent", f)?;
+    check_cotangent(f, cotangent)?;
     let (duals, n) = seed_all(inputs);
     let (out, _) = eval(f, &duals, opts)?;
     let mut dense = vec![F::zero(); n];

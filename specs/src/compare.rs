@@ -1,65 +1,29 @@
 //! The two numeric modes of the runner: exact rationals compared with `==`, and `f64`
-//! compared within a stated tolerance; plus the dispatch of engine questions by mode.
+//! compared within the case's stated tolerance (the engine harness's comparison).
 
 use crate::case::{HeaderLit, Numeric};
-use crate::engine::{Derivatives, Engine};
 use adora_core::diag::Diagnostic;
 use adora_core::types::Type;
 use adora_semantics::io;
 use adora_semantics::scalar::Scalar;
 use adora_semantics::value::Value;
-use adora_semantics::Rat;
 
-/// A scalar type the runner can evaluate in: how to compare, and which of an engine's
-/// answers serve this mode.
-pub trait Mode: Scalar {
-    /// Whether `actual` agrees with `expected` (exact: equality; `f64`: within `tol`).
-    fn agrees(actual: &Self, expected: &Self, numeric: Numeric) -> bool;
-    /// The engine's answers in this mode.
-    fn derivatives(e: &dyn Engine) -> &dyn Derivatives<Self>;
-}
+/// A numeric mode of the runner: the engine harness's (`adora_rewrites::engine::harness`).
+pub use adora_rewrites::engine::harness::Mode;
 
-impl Mode for Rat {
-    fn agrees(actual: &Rat, expected: &Rat, _: Numeric) -> bool {
-        actual == expected
-    }
-    fn derivatives(e: &dyn Engine) -> &dyn Derivatives<Rat> {
-        e
+/// The tolerance of a case's numeric mode (`0`: exact equality).
+pub fn tolerance(numeric: Numeric) -> f64 {
+    match numeric {
+        Numeric::Exact => 0.0,
+        Numeric::F64 { tol } => tol,
     }
 }
 
-impl Mode for f64 {
-    /// `|actual - expected| <= tol * max(1, |expected|)`; with an exact mode, equality.
-    fn agrees(actual: &f64, expected: &f64, numeric: Numeric) -> bool {
-        match numeric {
-            Numeric::Exact => actual == expected,
-            Numeric::F64 { tol } => (actual - expected).abs() <= tol * expected.abs().max(1.0),
-        }
-    }
-    fn derivatives(e: &dyn Engine) -> &dyn Derivatives<f64> {
-        e
-    }
-}
-
-/// Whether two values agree: same structure and shapes, equal integers and booleans, and
-/// reals that agree in the sense of [`Mode::agrees`].
+/// Whether two values agree in the case's numeric mode: the harness's
+/// `values_agree` (same structure and shapes, equal integers and booleans, reals equal
+/// in exact mode and within the case's `tol` in `f64` mode).
 pub fn values_agree<S: Mode>(actual: &Value<S>, expected: &Value<S>, numeric: Numeric) -> bool {
-    match (actual, expected) {
-        (Value::Real(a), Value::Real(b)) => {
-            a.shape == b.shape
-                && a.data.len() == b.data.len()
-                && a.data
-                    .iter()
-                    .zip(&b.data)
-                    .all(|(x, y)| S::agrees(x, y, numeric))
-        }
-        (Value::Int(a), Value::Int(b)) => a == b,
-        (Value::Bool(a), Value::Bool(b)) => a == b,
-        (Value::Tuple(a), Value::Tuple(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| values_agree(x, y, numeric))
-        }
-        _ => false,
-    }
+    adora_rewrites::engine::harness::values_agree(actual, expected, tolerance(numeric))
 }
 
 /// A value as a literal for reports (`io::to_literal`: nested brackets show the shape).

@@ -3,6 +3,7 @@
 
 use crate::case::{Case, NamedLit, Numeric};
 use crate::compare::{literal_value, show, values_agree, Mode};
+use crate::engine::harness::{self, Answer, Query};
 use crate::engine::Engine;
 use adora_core::ast::{Function, Param};
 use adora_core::diag::{Diagnostic, ErrorKind};
@@ -224,7 +225,7 @@ impl Run<'_> {
         if !case.grads.is_empty() {
             if let Some(want) = self.per_param::<S>("grad", &case.grads, &f.params, true, true) {
                 for e in engines {
-                    let got = S::derivatives(*e).gradient(f, &inputs, &opts);
+                    let got = harness::gradient(*e, f, &inputs, &opts);
                     self.check_gradient(e.name(), "grad", got, &expected, &want, &f.params);
                 }
                 grad_want = Some(want);
@@ -235,9 +236,10 @@ impl Run<'_> {
             let want = literal_value::<S>(jvp_lit, &f.ret, &self.name, &case.source);
             match (tangents, want) {
                 (Some(tangents), Ok(want)) => {
+                    let query = Query::Jvp(tangents);
                     for e in engines {
-                        match S::derivatives(*e).jvp(f, &inputs, &tangents, &opts) {
-                            Ok((v, t)) => {
+                        match harness::ask(*e, f, &inputs, &query, &opts) {
+                            Ok(Answer::Jvp(v, t)) => {
                                 self.out.checked.push(format!("{}: jvp", e.name()));
                                 if !values_agree(&v, &expected, numeric) {
                                     self.fail(format!(
@@ -256,6 +258,9 @@ impl Run<'_> {
                                     ));
                                 }
                             }
+                            Ok(Answer::Gradient(_)) => {
+                                self.fail(format!("jvp [{}]: answered with a gradient", e.name()))
+                            }
                             Err(d) => self.engine_error(e.name(), "jvp", &d),
                         }
                     }
@@ -270,7 +275,7 @@ impl Run<'_> {
             match (cot, want) {
                 (Ok(cot), Some(want)) => {
                     for e in engines {
-                        let got = S::derivatives(*e).vjp(f, &inputs, &cot, &opts);
+                        let got = harness::vjp(*e, f, &inputs, &cot, &opts);
                         self.check_gradient(e.name(), "vjp", got, &expected, &want, &f.params);
                     }
                     vjp_want = Some(want);

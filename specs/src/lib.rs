@@ -9,8 +9,9 @@
 //! * [`discover`] lists the cases under a directory, [`load_case`] / [`parse_case`] read
 //!   their headers;
 //! * [`run_case`] checks a golden case: value and stats from the evaluator, and every
-//!   derivative header against every [`Engine`] given (today [`Reference`]); an engine
-//!   declines a program by answering `ErrorKind::Unsupported`;
+//!   derivative header against every [`Engine`] given, asked through the engine harness
+//!   (`adora_rewrites::engine::harness`); an engine declines a program by answering
+//!   `ErrorKind::Unsupported`;
 //! * [`run_bad_case`] checks that a bad case fails with the stated code, position and
 //!   message;
 //! * [`coverage`] lists the language constructs a case exercises;
@@ -27,7 +28,7 @@ pub mod printed;
 
 pub use bad::run_bad_case;
 pub use case::{parse_case, Case};
-pub use engine::{Derivatives, Engine, Reference};
+pub use engine::{Derivatives, Engine, Reference, Runtime};
 pub use golden::{run_case, Outcome};
 
 use std::path::{Path, PathBuf};

@@ -12,23 +12,29 @@
 //! program, one source line per `-- |` comment line (the `-- |` and one space after it
 //! are removed; the block ends at the first line that is not `-- |`). Kinds:
 //!
-//! * `gradient-program`: the engine's gradient program (for `dual`:
-//!   `adora_rewrites::dual::gradient_text`, what `adora show --stage grad` prints). Its
-//!   signature is the wrapper's (seed 000 §7.5): the entry point's parameters followed by
-//!   the output cotangent, returning the value and the gradient of each parameter that
-//!   contains reals, in order (the value alone when there is none).
+//! * `gradient-program`: the engine's VJP derivative program (`Engine::program` with
+//!   `Question::Vjp`, printed: what `adora show --engine E --stage vjp` prints; for
+//!   scalar results also `--stage grad`), for any registered engine that derives one.
+//!   For `dual` its signature is the wrapper's (seed 000 §7.5): the entry point's
+//!   parameters followed by the output cotangent, returning the value and the gradient
+//!   of each parameter that contains reals, in order (the value alone when there is
+//!   none).
 //!
 //! The runner checks (1) that the engine prints exactly this text (lines compared after
 //! removing trailing blanks; a mismatch shows both programs), and (2) that the printed
-//! program — parsed, checked and evaluated on the case's inputs and a cotangent of `1`
-//! (scalar `R` results) or the case's `-- cotangent:` — returns the case's `-- value:` and
-//! its `-- grad:` (or `-- vjp:`) expectations.
+//! program — parsed, checked and evaluated through the engine harness with the engine's
+//! signature on the case's inputs and a cotangent of `1` (scalar `R` results) or the
+//! case's `-- cotangent:` — returns the case's `-- value:` and its `-- grad:` (or
+//! `-- vjp:`) expectations.
 
 use crate::case::Case;
 use crate::compare::{literal_value, show, values_agree, Mode};
+use crate::engine::harness::{self, Answer, Query};
+use crate::engine::Question;
 use adora_core::ast::Function;
 use adora_core::types::Type;
-use adora_semantics::eval::{eval, EvalOptions};
+use adora_rewrites::engine::{self, DerivativeProgram};
+use adora_semantics::eval::EvalOptions;
 use adora_semantics::value::Value;
 
 /// The printed-program kinds a header may name.
@@ -90,12 +96,25 @@ pub fn program_line(line: &str) -> Option<&str> {
     Some(rest.strip_prefix(' ').unwrap_or(rest))
 }
 
-/// What engine `engine` prints as `kind` for `f`; `None` when no printer is known.
-pub fn print(kind: &str, engine: &str, f: &Function) -> Option<adora_core::Result<String>> {
-    match (kind, engine) {
-        ("gradient-program", "dual") => Some(adora_rewrites::dual::gradient_text(f)),
+/// The program engine `engine` derives as `kind` for `f` (`None`: no registered engine
+/// of that name derives such a program).
+pub fn program(
+    kind: &str,
+    engine: &str,
+    f: &Function,
+) -> Option<adora_core::Result<DerivativeProgram>> {
+    let e = engine::find(engine)?;
+    match kind {
+        "gradient-program" if e.programs().contains(&Question::Vjp) => {
+            Some(e.program(f, Question::Vjp))
+        }
         _ => None,
     }
+}
+
+/// What engine `engine` prints as `kind` for `f`; `None` when no printer is known.
+pub fn print(kind: &str, engine: &str, f: &Function) -> Option<adora_core::Result<String>> {
+    program(kind, engine, f).map(|r| r.map(|dp| adora_core::pretty::function(&dp.function)))
 }
 
 fn normalise(text: &str) -> String {
@@ -134,25 +153,28 @@ pub fn check<S: Mode>(
     };
     for p in &case.printed {
         let what = format!("{}[{}] (line {})", p.kind, p.engine, p.line);
-        let Some(printed) = print(&p.kind, &p.engine, f) else {
+        let Some(derived) = program(&p.kind, &p.engine, f) else {
             out.failures
                 .push(format!("{what}: no printer for engine `{}`", p.engine));
             continue;
         };
-        match printed {
-            Ok(text) if normalise(&text) == normalise(&p.text) => {}
-            Ok(text) => out.failures.push(format!(
-                "{what}: the engine prints\n{}\nbut the header says\n{}",
-                normalise(&text),
-                normalise(&p.text)
-            )),
+        let dp = match derived {
+            Ok(dp) => dp,
             Err(d) => {
                 out.failures.push(format!("{what}: the engine fails: {d}"));
                 continue;
             }
+        };
+        let text = adora_core::pretty::function(&dp.function);
+        if normalise(&text) != normalise(&p.text) {
+            out.failures.push(format!(
+                "{what}: the engine prints\n{}\nbut the header says\n{}",
+                normalise(&text),
+                normalise(&p.text)
+            ));
         }
         out.checked.push(format!("{}: {}", p.engine, p.kind));
-        let g = match adora_core::load(&p.text, &f.name) {
+        let g = match adora_core::load(&p.text, &dp.function.name) {
             Ok(g) => g,
             Err(d) => {
                 out.failures.push(format!(
@@ -183,34 +205,18 @@ pub fn check<S: Mode>(
                 }
             }
         };
-        let mut args = inputs.to_vec();
-        args.push(cotangent);
-        let result = match adora_core::with_stack(|| eval(&g, &args, opts)) {
-            Ok((v, _)) => v,
+        // The printed program, read back, with the engine's signature.
+        let printed = DerivativeProgram { function: g, ..dp };
+        let query = Query::Vjp(cotangent);
+        let (got_value, got_grads) = match harness::evaluate(&printed, f, inputs, &query, opts) {
+            Ok(Answer::Gradient(g)) => (g.value, g.grads),
+            Ok(Answer::Jvp(..)) => {
+                out.failures.push(format!("{what}: evaluates to a JVP"));
+                continue;
+            }
             Err(d) => {
                 out.failures.push(format!("{what}: evaluation fails: {d}"));
                 continue;
-            }
-        };
-        let real_params: Vec<usize> = (0..f.params.len())
-            .filter(|&k| f.params[k].ty.has_reals())
-            .collect();
-        let (got_value, got_grads): (Value<S>, Vec<Value<S>>) = if real_params.is_empty() {
-            (result, Vec::new())
-        } else {
-            match result {
-                Value::Tuple(mut parts) if parts.len() == real_params.len() + 1 => {
-                    let rest = parts.split_off(1);
-                    (parts.remove(0), rest)
-                }
-                other => {
-                    out.failures.push(format!(
-                        "{what}: expected a tuple of the value and {} gradients, got {}",
-                        real_params.len(),
-                        show(&other)
-                    ));
-                    continue;
-                }
             }
         };
         if !values_agree(&got_value, value, case.numeric) {
@@ -221,12 +227,12 @@ pub fn check<S: Mode>(
             ));
         }
         if let Some(want) = want {
-            for (k, g) in real_params.iter().zip(&got_grads) {
-                if let Some(Some(w)) = want.get(*k) {
+            for ((prm, w), g) in f.params.iter().zip(want).zip(&got_grads) {
+                if let (Some(w), Some(g)) = (w, g) {
                     if !values_agree(g, w, case.numeric) {
                         out.failures.push(format!(
                             "{what}: gradient of `{}`: expected {} but got {}",
-                            f.params[*k].name,
+                            prm.name,
                             show(w),
                             show(g)
                         ));

@@ -1,19 +1,32 @@
-//! `adora cost FILE [--engine E]`: cost-model counts of a program (and, for engines that
-//! produce a derivative program, of that program and the ratios).
+//! `adora cost FILE [--engine E]`: cost-model counts of a program and, with `--engine`,
+//! of engine `E`'s gradient program (its VJP program with cotangent 1: for scalar results
+//! the gradient, otherwise the ones cotangent), the ratios and the cheap-gradient bound.
+//! A runtime-only engine derives no program to cost: an `Unsupported` error naming it.
 
-use super::diff::select_engines;
 use super::inputs::{self, render};
-use super::{Format, RunArgs};
+use super::show::program_engine;
+use super::{Format, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
 use adora_core::types::{Base, Type};
 use adora_costmodel::Costs;
-use adora_semantics::value::{Tensor, Value};
+use adora_rewrites::engine::program::ones;
+use adora_rewrites::engine::{Engine, Question, Seed};
+use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use serde_json::json;
 
 /// `adora cost`.
 pub fn cost(a: &RunArgs) -> Result<(), String> {
-    select_engines(&a.engine)?;
+    let engine = match a.engine.as_deref() {
+        None => None,
+        Some(ALL_ENGINES) => {
+            return Err(inputs::plain_error(
+                ErrorKind::Input,
+                "cost measures one engine's derivative program; name the engine with --engine",
+            ))
+        }
+        Some(name) => Some(program_engine(Some(name), Question::Vjp)?),
+    };
     if a.numeric != super::Numeric::Exact {
         return Err(inputs::plain_error(
             ErrorKind::Input,
@@ -29,9 +42,9 @@ pub fn cost(a: &RunArgs) -> Result<(), String> {
     };
     let opts = super::diff::options(a);
     let primal = adora_costmodel::measure(&l.func, &xs, &opts).map_err(|d| render(&l, &d))?;
-    let gradient = match a.engine.as_str() {
-        "dual" => Some(dual_gradient_costs(&l, &xs, &opts)?),
-        _ => None,
+    let gradient = match &engine {
+        Some(e) => Some(gradient_costs(e.as_ref(), &l, &xs, &opts)?),
+        None => None,
     };
     match (a.format, &gradient) {
         (Format::Json, None) => println!("{}", json!({"primal": primal.to_json()})),
@@ -67,8 +80,12 @@ pub fn cost(a: &RunArgs) -> Result<(), String> {
                     );
                 }
                 None => println!(
-                    "(engine `{}` produces no derivative program to cost; `--engine dual` does)",
-                    a.engine
+                    "(give --engine to cost a derivative program too: {})",
+                    adora_rewrites::engine::with_program(Question::Vjp)
+                        .iter()
+                        .map(|e| e.name().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             }
         }
@@ -76,17 +93,22 @@ pub fn cost(a: &RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Costs of engine `dual`'s gradient program at the same inputs with cotangent 1 (ones of
-/// the result's shape), and the number of input plus output scalars.
-fn dual_gradient_costs(
+/// Costs of engine `e`'s VJP program at the same inputs with cotangent 1 (ones of the
+/// result's shape), and the number of input plus output scalars.
+fn gradient_costs(
+    e: &dyn Engine,
     l: &inputs::Loaded,
     xs: &[Value<Rat>],
     opts: &adora_semantics::eval::EvalOptions,
 ) -> Result<(Costs, u64), String> {
-    let gp = adora_rewrites::dual::gradient_program(&l.func).map_err(|d| render(l, &d))?;
-    let mut args = xs.to_vec();
-    args.push(ones(&l.func.ret));
-    let g = adora_costmodel::measure(&gp.function, &args, opts).map_err(|d| render(l, &d))?;
+    let dp = e
+        .program(&l.func, Question::Vjp)
+        .map_err(|d| render(l, &d))?;
+    let ct = ones(&l.func.ret);
+    let args = dp
+        .arguments(&l.func, xs, Seed::Cotangent(&ct))
+        .map_err(|d| render(l, &d))?;
+    let g = adora_costmodel::measure(&dp.function, &args, opts).map_err(|d| render(l, &d))?;
     let io: usize = l
         .func
         .params
@@ -102,20 +124,6 @@ fn real_scalars(t: &Type) -> usize {
         Type::Array(Base::R, s) => s.iter().product(),
         Type::Array(..) => 0,
         Type::Tuple(ts) => ts.iter().map(real_scalars).sum(),
-    }
-}
-
-fn ones(t: &Type) -> Value<Rat> {
-    match t {
-        Type::Array(Base::R, s) => {
-            let n: usize = s.iter().product();
-            Value::Real(Tensor {
-                shape: s.clone(),
-                data: vec![Rat::from_integer(1.into()); n],
-            })
-        }
-        Type::Tuple(ts) => Value::Tuple(ts.iter().map(ones).collect()),
-        other => Value::zeros(other),
     }
 }
 

@@ -1,9 +1,10 @@
 //! `adora eval`, `grad`, `jvp`, `vjp`: values and derivatives of a program, exact or f64.
 
-use super::compare::{self, CliScalar};
+use super::compare;
 use super::inputs::{self, literal, render, split_assignment, Loaded};
-use super::{Format, Numeric, RunArgs};
+use super::{Format, Numeric, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
+use adora_rewrites::engine::harness::{self, Mode, Query};
 use adora_rewrites::engine::{self, Engine};
 use adora_semantics::eval::{EvalOptions, EvalStats};
 use adora_semantics::io::{to_json, to_text};
@@ -13,28 +14,18 @@ use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use serde_json::json;
 
-/// The engines `--engine` selects: one by name, or every registered engine for `all`.
-pub fn select_engines(name: &str) -> Result<Vec<Box<dyn Engine>>, String> {
-    if name == "all" {
+/// The engines `--engine` selects: one by name (none given: the registry's reference),
+/// or every registered engine for `all`.
+pub fn select_engines(name: Option<&str>) -> Result<Vec<Box<dyn Engine>>, String> {
+    let Some(name) = name else {
+        return Ok(vec![engine::reference()]);
+    };
+    if name == ALL_ENGINES {
         return Ok(engine::registry());
     }
-    if let Some(e) = engine::find(name) {
-        return Ok(vec![e]);
-    }
-    let list: Vec<String> = engine::registry()
-        .iter()
-        .map(|e| format!("  {}: {}", e.name(), e.description()))
-        .chain(std::iter::once(
-            "  all: every engine, compared with the reference".to_string(),
-        ))
-        .collect();
-    Err(inputs::plain_error(
-        ErrorKind::Input,
-        format!(
-            "unknown engine `{name}`; available engines:\n{}",
-            list.join("\n")
-        ),
-    ))
+    engine::find(name)
+        .map(|e| vec![e])
+        .ok_or_else(|| inputs::plain_error(ErrorKind::Input, super::unknown_engine(name)))
 }
 
 fn param_names(l: &Loaded) -> Vec<String> {
@@ -85,38 +76,49 @@ fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
 
 /// `adora grad`.
 pub fn grad(a: &RunArgs) -> Result<bool, String> {
-    let engines = select_engines(&a.engine)?;
+    let engines = select_engines(a.engine.as_deref())?;
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, grad_with(&l, a, &engines))
 }
 
-fn grad_with<S: CliScalar>(
+fn grad_with<S: Mode>(
     l: &Loaded,
     a: &RunArgs,
     engines: &[Box<dyn Engine>],
 ) -> Result<bool, String> {
     let xs = inputs::inputs::<S>(l, a)?;
     let opts = options(a);
-    if let (false, [e]) = (a.engine == "all", engines) {
-        let g = S::answers(e.as_ref())
-            .gradient(&l.func, &xs, &opts)
-            .map_err(|d| render(l, &d))?;
+    if let (false, [e]) = (all(a), engines) {
+        let g = harness::gradient(e.as_ref(), &l.func, &xs, &opts).map_err(|d| render(l, &d))?;
         print_gradient(l, a.format, &g, "gradient");
         return Ok(true);
     }
-    compare::all_engines(l, &param_names(l), a.format, engines, "gradient", |e| {
-        S::answers(e).gradient(&l.func, &xs, &opts)
-    })
+    let names = param_names(l);
+    compare::all_engines(
+        l,
+        &names,
+        a.format,
+        engines,
+        "gradient",
+        &Query::Grad,
+        &xs,
+        &opts,
+    )
+}
+
+/// Whether `--engine all` was given.
+fn all(a: &RunArgs) -> bool {
+    a.engine.as_deref() == Some(ALL_ENGINES)
 }
 
 /// `adora jvp`.
 pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<bool, String> {
-    let engines = select_engines(&a.engine)?;
+    let engines = select_engines(a.engine.as_deref())?;
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, jvp_with(&l, a, tangents, &engines))
 }
 
-fn jvp_with<S: CliScalar>(
+fn jvp_with<S: Mode>(
     l: &Loaded,
     a: &RunArgs,
     tangents: &[String],
@@ -153,10 +155,9 @@ fn jvp_with<S: CliScalar>(
         )?);
     }
     let opts = options(a);
-    if let (false, [e]) = (a.engine == "all", engines) {
-        let (v, t) = S::answers(e.as_ref())
-            .jvp(&l.func, &xs, &ts, &opts)
-            .map_err(|d| render(l, &d))?;
+    if let (false, [e]) = (all(a), engines) {
+        let (v, t) =
+            harness::jvp(e.as_ref(), &l.func, &xs, &ts, &opts).map_err(|d| render(l, &d))?;
         match a.format {
             Format::Json => println!("{}", json!({"value": to_json(&v), "tangent": to_json(&t)})),
             Format::Text => {
@@ -166,31 +167,19 @@ fn jvp_with<S: CliScalar>(
         }
         return Ok(true);
     }
-    compare::all_engines(
-        l,
-        &["tangent".to_string()],
-        a.format,
-        engines,
-        "result",
-        |e| {
-            S::answers(e)
-                .jvp(&l.func, &xs, &ts, &opts)
-                .map(|(value, t)| Gradient {
-                    value,
-                    grads: vec![Some(t)],
-                })
-        },
-    )
+    let names = ["tangent".to_string()];
+    let query = Query::Jvp(ts);
+    compare::all_engines(l, &names, a.format, engines, "result", &query, &xs, &opts)
 }
 
 /// `adora vjp`.
 pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<bool, String> {
-    let engines = select_engines(&a.engine)?;
+    let engines = select_engines(a.engine.as_deref())?;
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, vjp_with(&l, a, cotangent, &engines))
 }
 
-fn vjp_with<S: CliScalar>(
+fn vjp_with<S: Mode>(
     l: &Loaded,
     a: &RunArgs,
     cotangent: &str,
@@ -199,16 +188,22 @@ fn vjp_with<S: CliScalar>(
     let xs = inputs::inputs::<S>(l, a)?;
     let ct = literal::<S>("--cotangent", cotangent, &l.func.ret)?;
     let opts = options(a);
-    if let (false, [e]) = (a.engine == "all", engines) {
-        let g = S::answers(e.as_ref())
-            .vjp(&l.func, &xs, &ct, &opts)
-            .map_err(|d| render(l, &d))?;
+    if let (false, [e]) = (all(a), engines) {
+        let g = harness::vjp(e.as_ref(), &l.func, &xs, &ct, &opts).map_err(|d| render(l, &d))?;
         print_gradient(l, a.format, &g, "cotangents");
         return Ok(true);
     }
-    compare::all_engines(l, &param_names(l), a.format, engines, "cotangents", |e| {
-        S::answers(e).vjp(&l.func, &xs, &ct, &opts)
-    })
+    let names = param_names(l);
+    compare::all_engines(
+        l,
+        &names,
+        a.format,
+        engines,
+        "cotangents",
+        &Query::Vjp(ct),
+        &xs,
+        &opts,
+    )
 }
 
 /// Prints a value and per-input gradients (or cotangents).

@@ -6,10 +6,13 @@ mod compare;
 mod cost;
 mod diff;
 mod inputs;
+mod names;
 mod show;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+
+pub use names::{unknown_engine, ALL_ENGINES};
 
 /// Exit code: success.
 pub const OK: u8 = 0;
@@ -53,9 +56,14 @@ enum Command {
     Show {
         /// The program file.
         file: PathBuf,
-        /// Stage: `parse` (the program as parsed) or `inline` (the elaborated entry point).
-        #[arg(long, default_value = "inline")]
+        /// Stage: `parse`, `inline`, `bot`, `delta`, or a derivative question (`grad`,
+        /// `vjp`, `jvp`: the derivative program of `--engine`).
+        #[arg(long, default_value = "inline", value_parser = names::StageName)]
         stage: String,
+        /// The engine whose derivative program `--stage grad|vjp|jvp` prints (default:
+        /// the first registered engine that derives one).
+        #[arg(long, value_parser = names::EngineName { with_all: false })]
+        engine: Option<String>,
         /// Entry point.
         #[arg(long, default_value = "main")]
         entry: String,
@@ -117,10 +125,11 @@ pub struct RunArgs {
     /// Exact rationals or f64.
     #[arg(long, value_enum, default_value = "exact")]
     pub numeric: Numeric,
-    /// The AD engine (`reference` = exact forward mode by dual numbers; `all` = every
-    /// engine, compared with the reference: exit 1 if one differs).
-    #[arg(long, default_value = "reference")]
-    pub engine: String,
+    /// The AD engine (default `reference` = exact forward mode by dual numbers; `all` =
+    /// every engine, compared with the reference: exit 1 if one differs). For `cost`: the
+    /// engine whose derivative program is costed too.
+    #[arg(long, value_parser = names::EngineName { with_all: true })]
+    pub engine: Option<String>,
     /// Turn total-division events and colliding `scatter_into` writes into errors.
     #[arg(long)]
     pub strict: bool,
@@ -140,7 +149,12 @@ pub fn run(cli: Cli) -> u8 {
         Command::Grad(a) => agreed(diff::grad(&a)),
         Command::Jvp { run, tangents } => agreed(diff::jvp(&run, &tangents)),
         Command::Vjp { run, cotangent } => agreed(diff::vjp(&run, &cotangent)),
-        Command::Show { file, stage, entry } => show::show(&file, &stage, &entry).map(|()| OK),
+        Command::Show {
+            file,
+            stage,
+            entry,
+            engine,
+        } => show::show(&file, &stage, &entry, engine.as_deref()).map(|()| OK),
         Command::Linearize { file, entry } => show::linearize(&file, &entry).map(|()| OK),
         Command::Transpose { file, entry } => show::transpose(&file, &entry).map(|()| OK),
         Command::Cost(a) => cost::cost(&a).map(|()| OK),

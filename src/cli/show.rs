@@ -1,32 +1,25 @@
-//! `adora show FILE --stage S`: the program after a named stage, as valid source.
+//! `adora show FILE --stage S [--engine E]`: the program after a named stage, as valid
+//! source; `--stage grad|vjp|jvp` prints engine `E`'s derivative program.
 
 use super::inputs;
+use super::names::all_stages;
 use adora_core::diag::ErrorKind;
+use adora_rewrites::engine::{self, Engine, Question};
 use std::path::Path;
 
-/// The stages `show` knows, in pipeline order.
-pub const STAGES: &[(&str, &str)] = &[
-    ("parse", "the program as parsed (all defs)"),
-    (
-        "inline",
-        "the elaborated entry point: calls inlined, literals typed, broadcasts explicit",
-    ),
-    (
-        "bot",
-        "after the bulk-operation transform (seed 000 §5): no build, indexing only of variables, constants, appends and scatters",
-    ),
-    (
-        "delta",
-        "the dual-arrays forward derivative in the separated form of seed 000 Eq. (6): primal bindings, then the symbolic Delta",
-    ),
-    (
-        "grad",
-        "the gradient program of engine `dual` (seed 000 §7.5): inputs plus the cotangent `dret`, result (value, gradients)",
-    ),
-];
-
 /// `adora show`.
-pub fn show(file: &Path, stage: &str, entry: &str) -> Result<(), String> {
+pub fn show(file: &Path, stage: &str, entry: &str, engine: Option<&str>) -> Result<(), String> {
+    if let Some(q) = Question::from_name(stage) {
+        let e = program_engine(engine, q)?;
+        let l = inputs::load(file, entry)?;
+        let dp = e.program(&l.func, q).map_err(|d| inputs::render(&l, &d))?;
+        let text = adora_core::pretty::function(&dp.function);
+        print!("{text}");
+        if !text.ends_with('\n') {
+            println!();
+        }
+        return Ok(());
+    }
     match stage {
         "parse" => {
             let src = inputs::read_source(file)?;
@@ -38,12 +31,11 @@ pub fn show(file: &Path, stage: &str, entry: &str) -> Result<(), String> {
             let l = inputs::load(file, entry)?;
             print!("{}", adora_core::pretty::function(&l.func));
         }
-        "bot" | "delta" | "grad" => {
+        "bot" | "delta" => {
             let l = inputs::load(file, entry)?;
             let text = match stage {
                 "bot" => adora_rewrites::bot::show(&l.func),
-                "delta" => adora_rewrites::dual::delta_text(&l.func),
-                _ => adora_rewrites::dual::gradient_text(&l.func),
+                _ => adora_rewrites::dual::delta_text(&l.func),
             }
             .map_err(|d| inputs::render(&l, &d))?;
             print!("{text}");
@@ -52,7 +44,10 @@ pub fn show(file: &Path, stage: &str, entry: &str) -> Result<(), String> {
             }
         }
         other => {
-            let list: Vec<String> = STAGES.iter().map(|(n, w)| format!("  {n}: {w}")).collect();
+            let list: Vec<String> = all_stages()
+                .iter()
+                .map(|(n, w)| format!("  {n}: {w}"))
+                .collect();
             return Err(inputs::plain_error(
                 ErrorKind::Input,
                 format!(
@@ -63,6 +58,38 @@ pub fn show(file: &Path, stage: &str, entry: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The engine whose derivative program for `q` is wanted: the one named (an
+/// `Unsupported` error naming it when it derives no such program), or the first
+/// registered engine that derives one.
+pub fn program_engine(name: Option<&str>, q: Question) -> Result<Box<dyn Engine>, String> {
+    let e = match name {
+        Some(n) => engine::find(n)
+            .ok_or_else(|| inputs::plain_error(ErrorKind::Input, super::unknown_engine(n)))?,
+        None => engine::with_program(q).into_iter().next().ok_or_else(|| {
+            inputs::plain_error(
+                ErrorKind::Unsupported,
+                format!("no registered engine derives a {} program", q.name()),
+            )
+        })?,
+    };
+    if !e.programs().contains(&q) {
+        let with: Vec<String> = engine::with_program(q)
+            .iter()
+            .map(|e| format!("`{}`", e.name()))
+            .collect();
+        return Err(inputs::plain_error(
+            ErrorKind::Unsupported,
+            format!(
+                "engine `{}` derives no {} program (it answers at run time only); engines that do: {}",
+                e.name(),
+                q.name(),
+                with.join(", ")
+            ),
+        ));
+    }
+    Ok(e)
 }
 
 /// `adora linearize`: the Linear A program of the entry point's JVP.

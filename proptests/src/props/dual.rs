@@ -1,5 +1,7 @@
-//! Properties of the `dual` and `dual-scalar` engines (seed 000: bot, dual arrays,
-//! symbolic reverse pass; the naive scalar algorithm of §2).
+//! Properties specific to the `dual` and `dual-scalar` engines (seed 000: bot, dual
+//! arrays, symbolic reverse pass; the naive scalar algorithm of §2). Gradients equal to
+//! the reference, the adjoint law and the cheap-gradient bound are the generated engine
+//! properties of [`super::engines`] (`dual/...`, `dual-scalar/...`).
 //!
 //! Generated programs of the `bulk` fragment go through bot first
 //! (`adora_rewrites::dual::fragment::prepare`, with the engine's bot limits); a case on
@@ -7,29 +9,20 @@
 //! properties, `bot/...`, report those). "The bot output" below is that
 //! program, the one the dual-arrays transformation differentiates.
 
-use super::util::{aux_rng, fail, load, load_text, opts, random_tangents, random_value};
+use super::util::{aux_rng, fail, load, load_text, opts, random_tangents};
 use crate::catalogue::{Agg, Check, Figure, Outcome, Pass, Property};
 use crate::gen::strategy::CaseStrategy;
 use crate::gen::{Case, Fragment, GenSpec, RetKind};
-use crate::values::{dot, literal, rat, reals, Rat};
+use crate::values::{literal, rat, reals, Rat};
 use adora_core::ast::{ExprKind, Function};
 use adora_core::diag::ErrorKind;
 use adora_core::visit;
-use adora_costmodel::measure;
 use adora_rewrites::dual::symbolic::check::{check_form, instantiate};
-use adora_rewrites::dual::symbolic::wrapper::{gradient_program, GradientProgram};
-use adora_rewrites::dual::{
-    eval_gradient_program, fragment, runtime, runtime_delta_nodes, runtime_jvp_normal,
-    runtime_vjp_normal, scalar,
-};
+use adora_rewrites::dual::symbolic::wrapper::gradient_program;
+use adora_rewrites::dual::{fragment, runtime, runtime_delta_nodes, runtime_vjp_normal, scalar};
 use adora_semantics::eval::eval;
-use adora_semantics::reference::{self, Gradient};
+use adora_semantics::reference;
 use adora_semantics::value::{Tensor, Value};
-use num_traits::Zero;
-
-/// The constant `K` of the cheap-gradient bound `ops(grad) <= K ops(primal) + inputs +
-/// outputs` checked by `dual/cheap-gradient`.
-pub const CHEAP_GRADIENT_K: u64 = 4;
 
 fn bulk(ret: RetKind) -> CaseStrategy {
     CaseStrategy::new(GenSpec::new(Fragment::Bulk).size(24).ret(ret))
@@ -38,46 +31,6 @@ fn bulk(ret: RetKind) -> CaseStrategy {
 /// The `dual` properties.
 pub fn properties() -> Vec<Property> {
     vec![
-        Property {
-            name: "dual/grad-equals-reference",
-            source: "seed 000 §6 (dual arrays; runtime reverse pass of Fig. 17, Share ids in decreasing order)",
-            fragment: "bulk",
-            description: "through bot, the dual-arrays forward pass and the runtime reverse pass, the value and \
-                          gradient of a real-scalar program equal the reference exactly (the figure: the \
-                          fraction of cases with a non-zero gradient)",
-            figure: Some(Figure { label: "non-zero gradient (fraction)", agg: Agg::Mean }),
-            check: Check::Case { strategy: || bulk(RetKind::RealScalar), check: grad_runtime },
-        },
-        Property {
-            name: "dual/symbolic-equals-reference",
-            source: "seed 000 §7 (symbolic reverse pass, share to let, wrapper of §7.5)",
-            fragment: "bulk",
-            description: "the gradient program of a real-scalar program (after bot), evaluated on the inputs and \
-                          dret = 1, returns exactly the reference value and gradient (the figure: the fraction \
-                          of cases with a non-zero gradient)",
-            figure: Some(Figure { label: "non-zero gradient (fraction)", agg: Agg::Mean }),
-            check: Check::Case { strategy: || bulk(RetKind::RealScalar), check: grad_symbolic },
-        },
-        Property {
-            name: "dual-scalar/grad-equals-reference",
-            source: "seed 000 §2 (scalar dual numbers, Fig. 3 and Fig. 5)",
-            fragment: "bulk",
-            description: "the naive scalar dual-numbers algorithm (no bot) gives exactly the reference value and \
-                          gradient (the figure: the mean number of scalar Delta nodes per case)",
-            figure: Some(Figure { label: "scalar Delta nodes (mean)", agg: Agg::Mean }),
-            check: Check::Case { strategy: || bulk(RetKind::RealScalar), check: grad_scalar },
-        },
-        Property {
-            name: "dual/adjoint-law",
-            source: "seed 000 §6.4 (the reverse pass transposes the Delta's linear map); horde-ad's `evalFwd` law",
-            fragment: "bulk",
-            description: "for the Delta of the bot output's result, random tangents t and cotangents ct: \
-                          <ct, J t> (forward evaluation of the Delta) = <J^T ct, t> (runtime reverse pass) \
-                          exactly, and J t equals the reference JVP (the figure: the fraction of cases where \
-                          both sides are not zero)",
-            figure: Some(Figure { label: "non-zero <ct, J t> (fraction)", agg: Agg::Mean }),
-            check: Check::Case { strategy: || bulk(RetKind::Real), check: adjoint },
-        },
         Property {
             name: "dual/separated-form",
             source: "seed 000 §7.1 Eq. (6) and §7.6",
@@ -121,17 +74,6 @@ pub fn properties() -> Vec<Property> {
             figure: Some(Figure { label: "max gradient/primal node ratio", agg: Agg::Max }),
             check: Check::Case { strategy: || bulk(RetKind::Real), check: build_free },
         },
-        Property {
-            name: "dual/cheap-gradient",
-            source: "docs/cost-models.md (cheap-gradient principle, the `ops` model of seed 001 §4)",
-            fragment: "bulk",
-            description: "ops(gradient program) <= 4 * ops(bot output) + inputs + outputs, where inputs and \
-                          outputs count real scalars; on the rare program dominated by data movement (which \
-                          ops does not count) the same bound must hold in the work model instead (the figure: the largest ratio ops(gradient program) / \
-                          (ops(bot output) + inputs + outputs))",
-            figure: Some(Figure { label: "max ops(grad)/(ops(primal)+io)", agg: Agg::Max }),
-            check: Check::Case { strategy: || bulk(RetKind::RealScalar), check: cheap_gradient },
-        },
     ]
 }
 
@@ -167,182 +109,6 @@ fn gradient_case(case: &Case) -> bool {
 
 fn one() -> Value<Rat> {
     Value::real(rat(1, 1))
-}
-
-fn compare(got: &Gradient<Rat>, want: &Gradient<Rat>, what: &str) -> Outcome {
-    if got == want {
-        return Pass::figure(nonzero(want));
-    }
-    let show = |g: &Gradient<Rat>| {
-        let grads: Vec<String> = g
-            .grads
-            .iter()
-            .map(|x| x.as_ref().map(literal).unwrap_or_else(|| "-".into()))
-            .collect();
-        format!(
-            "value {}, gradients {}",
-            literal(&g.value),
-            grads.join(", ")
-        )
-    };
-    fail(format!("{what}: {}\nreference: {}", show(got), show(want)))
-}
-
-fn nonzero(g: &Gradient<Rat>) -> f64 {
-    let any = g
-        .grads
-        .iter()
-        .flatten()
-        .any(|v| reals(v).iter().any(|x| !x.is_zero()));
-    if any {
-        1.0
-    } else {
-        0.0
-    }
-}
-
-fn grad_runtime(case: &Case) -> Outcome {
-    if !gradient_case(case) {
-        return Pass::vacuous();
-    }
-    let f = load(case)?;
-    let (Some(g), Some(want)) = (
-        normal_form(&f)?,
-        derivative(
-            reference::gradient(&f, &case.inputs, &opts()),
-            "the reference",
-        )?,
-    ) else {
-        return Pass::vacuous();
-    };
-    let Some((got, _)) = derivative(
-        runtime_vjp_normal(&g, &case.inputs, &one(), &opts()),
-        "the runtime reverse pass",
-    )?
-    else {
-        return Pass::vacuous();
-    };
-    compare(&got, &want, "runtime reverse pass")
-}
-
-fn program(g: &Function) -> Result<GradientProgram, String> {
-    adora_core::with_stack(|| gradient_program(g))
-        .map_err(|d| format!("the gradient program fails: {d}"))
-}
-
-fn grad_symbolic(case: &Case) -> Outcome {
-    if !gradient_case(case) {
-        return Pass::vacuous();
-    }
-    let f = load(case)?;
-    let (Some(g), Some(want)) = (
-        normal_form(&f)?,
-        derivative(
-            reference::gradient(&f, &case.inputs, &opts()),
-            "the reference",
-        )?,
-    ) else {
-        return Pass::vacuous();
-    };
-    let gp = program(&g)?;
-    let Some(got) = derivative(
-        eval_gradient_program(&gp, &case.inputs, &one(), &opts()),
-        "the gradient program",
-    )?
-    else {
-        return Pass::vacuous();
-    };
-    compare(
-        &got,
-        &want,
-        &format!(
-            "gradient program\n{}",
-            adora_core::pretty::function(&gp.function)
-        ),
-    )
-}
-
-fn grad_scalar(case: &Case) -> Outcome {
-    if !gradient_case(case) {
-        return Pass::vacuous();
-    }
-    let f = load(case)?;
-    let Some(want) = derivative(
-        reference::gradient(&f, &case.inputs, &opts()),
-        "the reference",
-    )?
-    else {
-        return Pass::vacuous();
-    };
-    let Some(got) = derivative(scalar::gradient(&f, &case.inputs, &opts()), "dual-scalar")? else {
-        return Pass::vacuous();
-    };
-    if got != want {
-        return compare(&got, &want, "dual-scalar");
-    }
-    let Some(n) = derivative(
-        scalar::delta_nodes(&f, &case.inputs, &opts()),
-        "dual-scalar",
-    )?
-    else {
-        return Pass::vacuous();
-    };
-    Pass::figure(n as f64)
-}
-
-fn adjoint(case: &Case) -> Outcome {
-    let ret = case.main().ret.clone();
-    if !has_real_input(case) || !ret.has_reals() {
-        return Pass::vacuous();
-    }
-    let f = load(case)?;
-    let Some(g) = normal_form(&f)? else {
-        return Pass::vacuous();
-    };
-    let mut rng = aux_rng(case, 11);
-    let t = random_tangents(&case.inputs, &mut rng);
-    let ct = random_value(&ret, &mut rng);
-    let Some((_, jt)) = derivative(
-        runtime_jvp_normal(&g, &case.inputs, &t, &opts()),
-        "the runtime jvp",
-    )?
-    else {
-        return Pass::vacuous();
-    };
-    let Some((back, _)) = derivative(
-        runtime_vjp_normal(&g, &case.inputs, &ct, &opts()),
-        "the runtime vjp",
-    )?
-    else {
-        return Pass::vacuous();
-    };
-    let lhs = dot(&ct, &jt);
-    let mut rhs = Rat::zero();
-    for (gp, tp) in back.grads.iter().zip(&t) {
-        if let (Some(gp), Some(tp)) = (gp, tp) {
-            rhs += dot(gp, tp);
-        }
-    }
-    if lhs != rhs {
-        return fail(format!(
-            "<ct, J t> = {lhs} but <J^T ct, t> = {rhs}\nct = {}\nJ t = {}",
-            literal(&ct),
-            literal(&jt)
-        ));
-    }
-    if let Some((_, want)) = derivative(
-        reference::jvp(&f, &case.inputs, &t, &opts()),
-        "the reference jvp",
-    )? {
-        if want != jt {
-            return fail(format!(
-                "J t = {} but the reference JVP is {}",
-                literal(&jt),
-                literal(&want)
-            ));
-        }
-    }
-    Pass::figure(if lhs.is_zero() { 0.0 } else { 1.0 })
 }
 
 /// The real leaves of the tangents, in input-leaf order (`None` for zero tangents).
@@ -530,7 +296,8 @@ fn build_free(case: &Case) -> Outcome {
     let Some(g) = normal_form(&f)? else {
         return Pass::vacuous();
     };
-    let gp = program(&g)?;
+    let gp = adora_core::with_stack(|| gradient_program(&g))
+        .map_err(|d| format!("the gradient program fails: {d}"))?;
     for e in visit::subexprs(&gp.function.body) {
         match &e.kind {
             ExprKind::Build(..) => {
@@ -550,58 +317,6 @@ fn build_free(case: &Case) -> Outcome {
     let ratio =
         visit::node_count(&gp.function.body) as f64 / visit::node_count(&g.body).max(1) as f64;
     Pass::figure(ratio)
-}
-
-fn cheap_gradient(case: &Case) -> Outcome {
-    if case.main().ret != adora_core::types::Type::real() {
-        return Pass::vacuous();
-    }
-    let f = load(case)?;
-    let Some(g) = normal_form(&f)? else {
-        return Pass::vacuous();
-    };
-    let gp = program(&g)?;
-    let Some(primal) = derivative(
-        measure(&g, &case.inputs, &opts()),
-        "measuring the bot output",
-    )?
-    else {
-        return Pass::vacuous();
-    };
-    let mut args = case.inputs.clone();
-    args.push(one());
-    let Some(grad) = derivative(
-        measure(&gp.function, &args, &opts()),
-        "measuring the gradient program",
-    )?
-    else {
-        return Pass::vacuous();
-    };
-    let io = case
-        .inputs
-        .iter()
-        .map(|v| reals(v).len() as u64)
-        .sum::<u64>()
-        + 1;
-    let ops_bound = adora_costmodel::cheap_gradient_bound(&primal, &grad, CHEAP_GRADIENT_K, 1, io);
-    // `ops` counts no data movement; on the rare program whose arithmetic is negligible
-    // next to the data movement bot leaves in place (about 1 in 1,000 generated programs),
-    // the gradient's extra additions of moved cotangents exceed the ops bound. The same
-    // bound in the `work` model, which counts data movement, must then hold.
-    let work_bound = u128::from(grad.work)
-        <= u128::from(CHEAP_GRADIENT_K) * u128::from(primal.work) + u128::from(io);
-    if !ops_bound && !work_bound {
-        return fail(format!(
-            "ops(gradient program) = {} > {CHEAP_GRADIENT_K} * {} + {io}, and work {} > {CHEAP_GRADIENT_K} * {} + {io}\nbot output:\n{}\ngradient program:\n{}",
-            grad.ops,
-            primal.ops,
-            grad.work,
-            primal.work,
-            adora_core::pretty::function(&g),
-            adora_core::pretty::function(&gp.function)
-        ));
-    }
-    Pass::figure(grad.ops as f64 / (primal.ops + io) as f64)
 }
 
 #[cfg(test)]
@@ -644,14 +359,9 @@ mod tests {
     }
 
     property_tests! {
-        runtime_gradients: "dual/grad-equals-reference", 24;
-        symbolic_gradients: "dual/symbolic-equals-reference", 24;
-        scalar_gradients: "dual-scalar/grad-equals-reference", 24;
-        adjoint_law: "dual/adjoint-law", 24;
         separated_form: "dual/separated-form", 24;
         one_hot_bound: "dual/one-hot-bound", 24;
         delta_size_constant: "dual/delta-size-constant", 4;
         gradient_programs_are_build_free: "dual/grad-program-build-free", 24;
-        cheap_gradient: "dual/cheap-gradient", 24;
     }
 }

@@ -1,12 +1,14 @@
 //! The properties, one module per area: [`lang`] (parser, printer, checker, elaboration),
 //! [`semantics`] (evaluators and the reference derivative), [`cost`] (cost models), [`bot`] (the bulk-operation transform), [`dual`] (dual-arrays
-//! reverse AD), [`linear`] (linearize, unzip, transpose); with
+//! reverse AD), [`linear`] (linearize, unzip, transpose), [`engines`] (the properties every registered
+//! engine gets, generated from the registry); with
 //! shared helpers in [`util`] and alpha-equivalence in [`alpha`].
 
 pub mod alpha;
 pub mod bot;
 pub mod cost;
 pub mod dual;
+pub mod engines;
 pub mod lang;
 pub mod linear;
 pub mod semantics;

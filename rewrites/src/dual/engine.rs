@@ -1,11 +1,13 @@
 //! The engines `dual` and `dual-scalar`, and the library functions the command line uses
-//! (`show --stage delta|grad`, `cost --engine dual`).
+//! (`show --stage delta`; `show --stage grad` and `cost --engine dual` go through the
+//! engine interface, docs/architecture.md).
 //!
 //! `dual` (seed 000 §5–§7): [`prepare`] (check, fragment, bot) → dual-arrays forward
-//! transformation → reverse pass. Gradients and VJPs go through the symbolic pipeline —
-//! the gradient program of [`gradient_program`], evaluated by the one evaluator — and
-//! JVPs through the runtime forward pass and the forward evaluation of its Delta. The
-//! runtime reverse pass is [`runtime_vjp`] (used by the tests, properties and benches).
+//! transformation → reverse pass. Its derivative program answers `grad` and `vjp`: the
+//! gradient program of [`gradient_program`] ([`vjp_program`]), evaluated by the one
+//! evaluator through the engine harness. Its runtime answers are the runtime reverse
+//! pass [`runtime_vjp`] and, for JVPs, the runtime forward pass and the forward
+//! evaluation of its Delta ([`runtime_jvp`]).
 //!
 //! `dual-scalar` (seed 000 §2): the naive scalar algorithm of [`super::scalar`], on the
 //! program with its builds.
@@ -18,13 +20,16 @@ use super::scalar;
 use super::symbolic::forward::{separate, SV};
 use super::symbolic::wrapper;
 use super::value::{assemble, RDelta, DV};
-use crate::engine::{Derivatives, Engine};
+use crate::engine::{
+    DerivativeProgram, Derivatives, Engine, Fragment, Input, Layout, Output, Question, Runtime,
+    Signature,
+};
 use adora_core::ast::{Expr, ExprKind, Function};
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::pretty;
 use adora_core::types::Type;
 use adora_semantics::eval::{eval, EvalOptions};
-use adora_semantics::reference::Gradient;
+use adora_semantics::reference::{check_cotangent, check_scalar_result, check_tangents, Gradient};
 use adora_semantics::scalar::Scalar;
 use adora_semantics::value::{Tensor, Value};
 
@@ -56,11 +61,6 @@ pub struct RuntimeStats {
 pub fn gradient_program(f: &Function) -> Result<GradientProgram> {
     let g = prepare(f)?;
     adora_core::with_stack(|| wrapper::gradient_program(&g))
-}
-
-/// The gradient program of `f` as source text (`adora show --stage grad`).
-pub fn gradient_text(f: &Function) -> Result<String> {
-    Ok(pretty::function(&gradient_program(f)?.function))
 }
 
 /// The names of the real input leaves: parameters, and `p.k` for tuple components.
@@ -148,31 +148,6 @@ fn grads_of<S: Scalar>(
         .collect()
 }
 
-fn check_cotangent<S: Scalar>(f: &Function, c: &Value<S>) -> Result<()> {
-    if c.ty() == f.ret {
-        return Ok(());
-    }
-    Err(Diagnostic::new(
-        ErrorKind::Input,
-        f.body.span,
-        format!("cotangent: expected {}, found {}", f.ret, c.ty()),
-    ))
-}
-
-fn scalar_result(f: &Function) -> Result<()> {
-    if f.ret == Type::real() {
-        return Ok(());
-    }
-    Err(Diagnostic::new(
-        ErrorKind::Type,
-        f.body.span,
-        format!(
-            "grad needs a scalar R result; use vjp (`{}` returns {})",
-            f.name, f.ret
-        ),
-    ))
-}
-
 /// The runtime pipeline's VJP (bot, forward pass, runtime reverse pass of Fig. 17), with
 /// its figures.
 pub fn runtime_vjp<S: Scalar>(
@@ -248,31 +223,14 @@ pub fn runtime_jvp_normal<S: Scalar>(
     tangents: &[Option<Value<S>>],
     opts: &EvalOptions,
 ) -> Result<(Value<S>, Value<S>)> {
-    if tangents.len() != inputs.len() {
-        return Err(Diagnostic::new(
-            ErrorKind::Input,
-            g.body.span,
-            format!(
-                "{} tangents given for {} inputs",
-                tangents.len(),
-                inputs.len()
-            ),
-        ));
-    }
+    check_tangents(g, inputs, tangents)?;
     let mut leaves = Vec::new();
     for (x, t) in inputs.iter().zip(tangents) {
         match t {
-            Some(t) if t.ty() == x.ty() => {
+            Some(t) => {
                 let mut ls = Vec::new();
                 real_leaves(t, &mut ls);
                 leaves.extend(ls.into_iter().map(Some));
-            }
-            Some(t) => {
-                return Err(Diagnostic::new(
-                    ErrorKind::Input,
-                    g.body.span,
-                    format!("tangent: expected {}, found {}", x.ty(), t.ty()),
-                ))
             }
             None => {
                 let mut ls = Vec::new();
@@ -339,19 +297,31 @@ pub fn eval_gradient_program<S: Scalar>(
     Ok(Gradient { value, grads })
 }
 
-/// The symbolic pipeline's VJP: the gradient program of `f`, evaluated.
-pub fn symbolic_vjp<S: Scalar>(
-    f: &Function,
-    inputs: &[Value<S>],
-    cotangent: &Value<S>,
-    opts: &EvalOptions,
-) -> Result<Gradient<S>> {
-    check_cotangent(f, cotangent)?;
-    forward::check_inputs(f, inputs)?;
-    let gp = gradient_program(f)?;
-    eval_gradient_program(&gp, inputs, cotangent, opts)
+/// Engine `dual`'s VJP program of `f` (also its `grad` program, called with cotangent 1):
+/// the gradient program of [`gradient_program`], signature `(params…, dret) -> (value,
+/// cotangent of each real input…)` in the `Full` layout (the value alone when no input
+/// has reals).
+pub fn vjp_program(f: &Function) -> Result<DerivativeProgram> {
+    let g = prepare(f)?;
+    let gp = adora_core::with_stack(|| wrapper::gradient_program(&g))?;
+    let mut inputs: Vec<Input> = (0..f.params.len()).map(Input::Primal).collect();
+    inputs.push(Input::Cotangent);
+    let mut outputs = vec![Output::Value];
+    outputs.extend(gp.real_params.iter().map(|k| Output::Cotangent(*k)));
+    Ok(DerivativeProgram {
+        question: Question::Vjp,
+        primal: g,
+        function: gp.function,
+        signature: Signature {
+            inputs,
+            outputs,
+            layout: Layout::Full,
+        },
+    })
 }
 
+/// The runtime answers of `dual`: the dual-arrays forward pass, then the runtime reverse
+/// pass of Fig. 17 (gradients, VJPs) or the forward evaluation of the Delta (JVPs).
 impl<S: Scalar> Derivatives<S> for Dual {
     fn gradient(
         &self,
@@ -359,8 +329,8 @@ impl<S: Scalar> Derivatives<S> for Dual {
         inputs: &[Value<S>],
         opts: &EvalOptions,
     ) -> Result<Gradient<S>> {
-        scalar_result(f)?;
-        symbolic_vjp(f, inputs, &Value::real(S::one()), opts)
+        check_scalar_result(f)?;
+        runtime_vjp(f, inputs, &Value::real(S::one()), opts).map(|(g, _)| g)
     }
     fn jvp(
         &self,
@@ -378,7 +348,7 @@ impl<S: Scalar> Derivatives<S> for Dual {
         cotangent: &Value<S>,
         opts: &EvalOptions,
     ) -> Result<Gradient<S>> {
-        symbolic_vjp(f, inputs, cotangent, opts)
+        runtime_vjp(f, inputs, cotangent, opts).map(|(g, _)| g)
     }
 }
 
@@ -387,7 +357,32 @@ impl Engine for Dual {
         "dual"
     }
     fn description(&self) -> &str {
-        "seed 000: bot, dual arrays with Delta terms, symbolic reverse pass to a gradient program"
+        "seed 000: bot, dual arrays with Delta terms, symbolic reverse pass to a gradient program (grad, vjp); JVPs and the runtime reverse pass at run time"
+    }
+    fn fragments(&self) -> &'static [Fragment] {
+        &[Fragment::Bulk]
+    }
+    fn programs(&self) -> &'static [Question] {
+        &[Question::Grad, Question::Vjp]
+    }
+    fn program(&self, f: &Function, q: Question) -> Result<DerivativeProgram> {
+        q.check_function(f)?;
+        match q {
+            Question::Grad | Question::Vjp => {
+                let mut dp = vjp_program(f)?;
+                dp.question = q;
+                Ok(dp)
+            }
+            Question::Jvp => Err(crate::engine::no_program(self.name(), q)),
+        }
+    }
+    fn runtime(&self) -> Option<&dyn Runtime> {
+        Some(self)
+    }
+    /// Seed 000 §7 with the `ops` model of seed 001 §4 (docs/cost-models.md): `K = 4`,
+    /// `C = 1`.
+    fn cheap_gradient(&self) -> Option<(u64, u64)> {
+        Some((4, 1))
     }
 }
 
@@ -427,6 +422,12 @@ impl Engine for DualScalar {
         "dual-scalar"
     }
     fn description(&self) -> &str {
-        "seed 000 §2: naive scalar dual-numbers reverse AD (one Delta per scalar, no bot)"
+        "seed 000 §2: naive scalar dual-numbers reverse AD (one Delta per scalar, no bot); runtime only, no derivative program"
+    }
+    fn fragments(&self) -> &'static [Fragment] {
+        &[Fragment::Scalar, Fragment::Bulk, Fragment::Soac]
+    }
+    fn runtime(&self) -> Option<&dyn Runtime> {
+        Some(self)
     }
 }

@@ -18,8 +18,8 @@
 //! records one Delta per scalar.
 //!
 //! Public entry points: [`Dual`], [`DualScalar`] (the engines), [`gradient_program`],
-//! [`gradient_text`], [`delta_text`], [`runtime_vjp`], [`runtime_jvp`],
-//! [`symbolic_vjp`], [`eval_gradient_program`], [`scalar::delta_nodes`].
+//! [`delta_text`], [`runtime_vjp`], [`runtime_jvp`],
+//! [`vjp_program`], [`eval_gradient_program`], [`scalar::delta_nodes`].
 
 pub mod delta;
 pub mod engine;
@@ -33,7 +33,7 @@ pub mod symbolic;
 pub mod value;
 
 pub use engine::{
-    delta_text, eval_gradient_program, gradient_program, gradient_text, runtime_delta_nodes,
-    runtime_jvp, runtime_jvp_normal, runtime_vjp, runtime_vjp_normal, symbolic_vjp, Dual,
-    DualScalar, GradientProgram, RuntimeStats,
+    delta_text, eval_gradient_program, gradient_program, runtime_delta_nodes, runtime_jvp,
+    runtime_jvp_normal, runtime_vjp, runtime_vjp_normal, vjp_program, Dual, DualScalar,
+    GradientProgram, RuntimeStats,
 };

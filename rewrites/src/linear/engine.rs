@@ -17,13 +17,14 @@ use super::transpose::{transpose_name, transpose_program};
 use super::unzip::{lin_name, primal_name, unzip_program, Checkpoint};
 use super::util::internal;
 use super::values::{eval_def, from_tangent, tangent_part};
-use crate::engine::{Derivatives, Engine};
+use crate::engine::{DerivativeProgram, Derivatives, Engine, Fragment, Question, Runtime};
 use adora_core::ast::{ExprKind, Function};
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::linear::LinearProgram;
-use adora_core::types::Type;
 use adora_semantics::eval::EvalOptions;
-use adora_semantics::reference::Gradient;
+use adora_semantics::reference::{
+    check_cotangent, check_inputs, check_scalar_result, check_tangents, Gradient,
+};
 use adora_semantics::scalar::Scalar;
 use adora_semantics::value::Value;
 
@@ -79,37 +80,13 @@ pub fn jvp<S: Scalar>(
     opts: &EvalOptions,
 ) -> Result<(Value<S>, Value<S>)> {
     check_inputs(f, inputs)?;
-    if tangents.len() != inputs.len() {
-        return Err(Diagnostic::new(
-            ErrorKind::Input,
-            f.body.span,
-            format!(
-                "{} tangents given for {} inputs",
-                tangents.len(),
-                inputs.len()
-            ),
-        ));
-    }
+    check_tangents(f, inputs, tangents)?;
     let j = linearize(f)?;
     let mut args: Vec<Value<S>> = inputs.to_vec();
     for ((p, x), t) in f.params.iter().zip(inputs).zip(tangents) {
         if let Some(tt) = tangent_type(&p.ty) {
             let part = match t {
-                Some(t) => {
-                    if t.ty() != p.ty {
-                        return Err(Diagnostic::new(
-                            ErrorKind::Input,
-                            f.body.span,
-                            format!(
-                                "tangent of `{}`: expected {}, found {}",
-                                p.name,
-                                p.ty,
-                                t.ty()
-                            ),
-                        ));
-                    }
-                    tangent_part(t, &p.ty)
-                }
+                Some(t) => tangent_part(t, &p.ty),
                 None => tangent_part(&Value::zeros(&x.ty()), &p.ty),
             };
             args.push(part.unwrap_or_else(|| Value::zeros(&tt)));
@@ -124,25 +101,6 @@ pub fn jvp<S: Scalar>(
     Ok((y.clone(), from_tangent(dy, &y, &f.ret, true)))
 }
 
-fn check_inputs<S: Scalar>(f: &Function, inputs: &[Value<S>]) -> Result<()> {
-    if inputs.len() != f.params.len() || inputs.iter().zip(&f.params).any(|(v, p)| v.ty() != p.ty) {
-        return Err(Diagnostic::new(
-            ErrorKind::Input,
-            f.body.span,
-            format!(
-                "`{}` needs inputs of types ({})",
-                f.name,
-                f.params
-                    .iter()
-                    .map(|p| p.ty.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ));
-    }
-    Ok(())
-}
-
 /// Value and input cotangents of `f` for the output cotangent `cotangent`, by
 /// J → U (with `policy`) → T.
 pub fn vjp_with<S: Scalar>(
@@ -153,13 +111,7 @@ pub fn vjp_with<S: Scalar>(
     policy: &Checkpoint,
 ) -> Result<Gradient<S>> {
     check_inputs(f, inputs)?;
-    if cotangent.ty() != f.ret {
-        return Err(Diagnostic::new(
-            ErrorKind::Input,
-            f.body.span,
-            format!("cotangent: expected {}, found {}", f.ret, cotangent.ty()),
-        ));
-    }
+    check_cotangent(f, cotangent)?;
     let p = reverse_program(f, policy)?;
     let jname = jvp_name(&f.name);
     let outs = eval_def(&p, &primal_name(&jname), inputs, opts)?;
@@ -191,16 +143,7 @@ pub fn gradient<S: Scalar>(
     inputs: &[Value<S>],
     opts: &EvalOptions,
 ) -> Result<Gradient<S>> {
-    if f.ret != Type::real() {
-        return Err(Diagnostic::new(
-            ErrorKind::Type,
-            f.body.span,
-            format!(
-                "grad needs a scalar R result; use vjp (`{}` returns {})",
-                f.name, f.ret
-            ),
-        ));
-    }
+    check_scalar_result(f)?;
     vjp_with(
         f,
         inputs,
@@ -244,6 +187,28 @@ impl Engine for Linear {
         "linear"
     }
     fn description(&self) -> &str {
-        "seed 002 (You Only Linearize Once): JVP into Linear A, unzip, transpose"
+        "seed 002 (You Only Linearize Once): JVP into Linear A, unzip, transpose, erase to core programs (grad, vjp, jvp)"
+    }
+    fn fragments(&self) -> &'static [Fragment] {
+        &[Fragment::Scalar, Fragment::Bulk]
+    }
+    fn programs(&self) -> &'static [Question] {
+        &[Question::Grad, Question::Vjp, Question::Jvp]
+    }
+    fn program(&self, f: &Function, q: Question) -> Result<DerivativeProgram> {
+        q.check_function(f)?;
+        let mut dp = match q {
+            Question::Jvp => super::program::jvp_program(f)?,
+            Question::Grad | Question::Vjp => {
+                super::program::vjp_program(f, &Checkpoint::StoreAll)?
+            }
+        };
+        dp.question = q;
+        Ok(dp)
+    }
+    /// The runtime answers: the Linear A defs erased, lowered and evaluated one after the
+    /// other (the tape of the primal half passed at run time to the transposed half).
+    fn runtime(&self) -> Option<&dyn Runtime> {
+        Some(self)
     }
 }

@@ -13,6 +13,7 @@
 //! * [`erase`]: linearity erasure `E` (§4.5, Lemma 4.4);
 //! * [`lower`]: non-linear Linear A to an elaborated core function;
 //! * [`interp`]: a direct interpreter counting `lin` work;
+//! * [`program`]: its derivative programs (JVP; VJP = primal half and transpose composed);
 //! * [`engine`]: the `linear` engine ([`engine::Linear`]: `grad`, `jvp`, `vjp`).
 //!
 //! User-facing entry points: [`linearize`] (`adora linearize FILE`) and
@@ -24,6 +25,7 @@ pub mod erase;
 pub mod interp;
 pub mod jvp;
 pub mod lower;
+pub mod program;
 pub mod repair;
 pub mod rules;
 pub mod tangent;

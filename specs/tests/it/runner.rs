@@ -7,7 +7,7 @@ use adora_semantics::reference::Gradient;
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use adora_specs::case::Numeric;
-use adora_specs::{parse_case, run_bad_case, run_case, Derivatives, Engine, Reference};
+use adora_specs::{parse_case, run_bad_case, run_case, Derivatives, Engine, Reference, Runtime};
 use std::path::Path;
 
 const GOOD: &str = "\
@@ -152,6 +152,9 @@ struct OffByOne;
 impl Engine for OffByOne {
     fn name(&self) -> &str {
         "off-by-one"
+    }
+    fn runtime(&self) -> Option<&dyn Runtime> {
+        Some(self)
     }
 }
 

@@ -69,33 +69,9 @@ pub fn unsupported(e: &Expr, what: &str) -> Diagnostic {
     )
 }
 
-/// Checks that the inputs match the parameters' types (an `ErrorKind::Input` error
-/// otherwise, as the evaluator reports).
-pub fn check_inputs<S: Scalar>(f: &Function, inputs: &[Value<S>]) -> Result<()> {
-    if inputs.len() != f.params.len() {
-        return Err(Diagnostic::new(
-            ErrorKind::Input,
-            f.body.span,
-            format!(
-                "`{}` takes {} inputs, {} given",
-                f.name,
-                f.params.len(),
-                inputs.len()
-            ),
-        ));
-    }
-    for (p, v) in f.params.iter().zip(inputs) {
-        let ty = v.ty();
-        if ty != p.ty {
-            return Err(Diagnostic::new(
-                ErrorKind::Input,
-                p.span,
-                format!("input `{}`: expected {}, found {ty}", p.name, p.ty),
-            ));
-        }
-    }
-    Ok(())
-}
+/// Checks that the inputs match the parameters' types: the reference's validation
+/// (`adora_semantics::reference::check_inputs`).
+pub use adora_semantics::reference::check_inputs;
 
 /// Runs the forward pass of `f` (build-free) on `inputs`.
 pub fn run<S: Scalar>(
