@@ -2,6 +2,7 @@
 //! produce a derivative program, of that program and the ratios).
 
 use super::diff::select_engines;
+use super::error::CliError;
 use super::inputs::{self, render};
 use super::{Format, RunArgs};
 use adora_core::diag::ErrorKind;
@@ -12,7 +13,7 @@ use adora_semantics::Rat;
 use serde_json::json;
 
 /// `adora cost`.
-pub fn cost(a: &RunArgs) -> Result<(), String> {
+pub fn cost(a: &RunArgs) -> Result<(), CliError> {
     select_engines(&a.engine)?;
     if a.numeric != super::Numeric::Exact {
         return Err(inputs::plain_error(
@@ -82,7 +83,7 @@ fn dual_gradient_costs(
     l: &inputs::Loaded,
     xs: &[Value<Rat>],
     opts: &adora_semantics::eval::EvalOptions,
-) -> Result<(Costs, u64), String> {
+) -> Result<(Costs, u64), CliError> {
     let gp = adora_rewrites::dual::gradient_program(&l.func).map_err(|d| render(l, &d))?;
     let mut args = xs.to_vec();
     args.push(ones(&l.func.ret));

@@ -1,7 +1,9 @@
 //! `adora eval`, `grad`, `jvp`, `vjp`: values and derivatives of a program, exact or f64.
 
-use super::compare::{self, CliScalar};
+use super::compare::{self, CliScalar, Verdict};
+use super::error::CliError;
 use super::inputs::{self, literal, render, split_assignment, Loaded};
+use super::schema::{answer_json, Question};
 use super::{Format, Numeric, RunArgs};
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::{self, Engine};
@@ -14,7 +16,7 @@ use adora_semantics::Rat;
 use serde_json::json;
 
 /// The engines `--engine` selects: one by name, or every registered engine for `all`.
-pub fn select_engines(name: &str) -> Result<Vec<Box<dyn Engine>>, String> {
+pub fn select_engines(name: &str) -> Result<Vec<Box<dyn Engine>>, CliError> {
     if name == "all" {
         return Ok(engine::registry());
     }
@@ -37,10 +39,6 @@ pub fn select_engines(name: &str) -> Result<Vec<Box<dyn Engine>>, String> {
     ))
 }
 
-fn param_names(l: &Loaded) -> Vec<String> {
-    l.func.params.iter().map(|p| p.name.clone()).collect()
-}
-
 /// Evaluation options from the command line.
 pub fn options(a: &RunArgs) -> EvalOptions {
     EvalOptions {
@@ -61,12 +59,12 @@ macro_rules! numeric {
 }
 
 /// `adora eval`.
-pub fn eval(a: &RunArgs) -> Result<(), String> {
+pub fn eval(a: &RunArgs) -> Result<(), CliError> {
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, eval_with(&l, a))
 }
 
-fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
+fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), CliError> {
     let xs = inputs::inputs::<S>(l, a)?;
     let (v, stats) =
         adora_semantics::eval::eval(&l.func, &xs, &options(a)).map_err(|d| render(l, &d))?;
@@ -84,7 +82,7 @@ fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
 }
 
 /// `adora grad`.
-pub fn grad(a: &RunArgs) -> Result<bool, String> {
+pub fn grad(a: &RunArgs) -> Result<Verdict, CliError> {
     let engines = select_engines(&a.engine)?;
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, grad_with(&l, a, &engines))
@@ -94,23 +92,23 @@ fn grad_with<S: CliScalar>(
     l: &Loaded,
     a: &RunArgs,
     engines: &[Box<dyn Engine>],
-) -> Result<bool, String> {
+) -> Result<Verdict, CliError> {
     let xs = inputs::inputs::<S>(l, a)?;
     let opts = options(a);
     if let (false, [e]) = (a.engine == "all", engines) {
         let g = S::answers(e.as_ref())
             .gradient(&l.func, &xs, &opts)
             .map_err(|d| render(l, &d))?;
-        print_gradient(l, a.format, &g, "gradient");
-        return Ok(true);
+        print_gradient(l, a.format, &g, Question::Grad);
+        return Ok(Verdict::Agree);
     }
-    compare::all_engines(l, &param_names(l), a.format, engines, "gradient", |e| {
+    compare::all_engines(l, Question::Grad, a.format, engines, |e| {
         S::answers(e).gradient(&l.func, &xs, &opts)
     })
 }
 
 /// `adora jvp`.
-pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<bool, String> {
+pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<Verdict, CliError> {
     let engines = select_engines(&a.engine)?;
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, jvp_with(&l, a, tangents, &engines))
@@ -121,7 +119,7 @@ fn jvp_with<S: CliScalar>(
     a: &RunArgs,
     tangents: &[String],
     engines: &[Box<dyn Engine>],
-) -> Result<bool, String> {
+) -> Result<Verdict, CliError> {
     let xs = inputs::inputs::<S>(l, a)?;
     let mut ts: Vec<Option<Value<S>>> = vec![None; l.func.params.len()];
     for t in tangents {
@@ -158,33 +156,32 @@ fn jvp_with<S: CliScalar>(
             .jvp(&l.func, &xs, &ts, &opts)
             .map_err(|d| render(l, &d))?;
         match a.format {
-            Format::Json => println!("{}", json!({"value": to_json(&v), "tangent": to_json(&t)})),
+            Format::Json => {
+                let g = Gradient {
+                    value: v,
+                    grads: vec![Some(t)],
+                };
+                println!("{}", answer_json(Question::Jvp, l, &g));
+            }
             Format::Text => {
                 println!("value:   {}", to_text(&v));
                 println!("tangent: {}", to_text(&t));
             }
         }
-        return Ok(true);
+        return Ok(Verdict::Agree);
     }
-    compare::all_engines(
-        l,
-        &["tangent".to_string()],
-        a.format,
-        engines,
-        "result",
-        |e| {
-            S::answers(e)
-                .jvp(&l.func, &xs, &ts, &opts)
-                .map(|(value, t)| Gradient {
-                    value,
-                    grads: vec![Some(t)],
-                })
-        },
-    )
+    compare::all_engines(l, Question::Jvp, a.format, engines, |e| {
+        S::answers(e)
+            .jvp(&l.func, &xs, &ts, &opts)
+            .map(|(value, t)| Gradient {
+                value,
+                grads: vec![Some(t)],
+            })
+    })
 }
 
 /// `adora vjp`.
-pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<bool, String> {
+pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<Verdict, CliError> {
     let engines = select_engines(&a.engine)?;
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, vjp_with(&l, a, cotangent, &engines))
@@ -195,7 +192,7 @@ fn vjp_with<S: CliScalar>(
     a: &RunArgs,
     cotangent: &str,
     engines: &[Box<dyn Engine>],
-) -> Result<bool, String> {
+) -> Result<Verdict, CliError> {
     let xs = inputs::inputs::<S>(l, a)?;
     let ct = literal::<S>("--cotangent", cotangent, &l.func.ret)?;
     let opts = options(a);
@@ -203,29 +200,21 @@ fn vjp_with<S: CliScalar>(
         let g = S::answers(e.as_ref())
             .vjp(&l.func, &xs, &ct, &opts)
             .map_err(|d| render(l, &d))?;
-        print_gradient(l, a.format, &g, "cotangents");
-        return Ok(true);
+        print_gradient(l, a.format, &g, Question::Vjp);
+        return Ok(Verdict::Agree);
     }
-    compare::all_engines(l, &param_names(l), a.format, engines, "cotangents", |e| {
+    compare::all_engines(l, Question::Vjp, a.format, engines, |e| {
         S::answers(e).vjp(&l.func, &xs, &ct, &opts)
     })
 }
 
-/// Prints a value and per-input gradients (or cotangents).
-pub fn print_gradient<S: Scalar>(l: &Loaded, format: Format, g: &Gradient<S>, title: &str) {
+/// Prints a value and per-input gradients (`q`: grad) or cotangents (`q`: vjp).
+pub fn print_gradient<S: Scalar>(l: &Loaded, format: Format, g: &Gradient<S>, q: Question) {
     match format {
-        Format::Json => {
-            let mut grads = serde_json::Map::new();
-            for (p, gv) in l.func.params.iter().zip(&g.grads) {
-                if let Some(gv) = gv {
-                    grads.insert(p.name.clone(), to_json(gv));
-                }
-            }
-            println!("{}", json!({"value": to_json(&g.value), "gradient": grads}));
-        }
+        Format::Json => println!("{}", answer_json(q, l, g)),
         Format::Text => {
             println!("value: {}", to_text(&g.value));
-            println!("{title}:");
+            println!("{}:", q.title());
             for (p, gv) in l.func.params.iter().zip(&g.grads) {
                 match gv {
                     Some(gv) => println!("  {}: {}", p.name, to_text(gv)),

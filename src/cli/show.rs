@@ -1,5 +1,6 @@
 //! `adora show FILE --stage S`: the program after a named stage, as valid source.
 
+use super::error::CliError;
 use super::inputs;
 use adora_core::diag::ErrorKind;
 use std::path::Path;
@@ -26,12 +27,12 @@ pub const STAGES: &[(&str, &str)] = &[
 ];
 
 /// `adora show`.
-pub fn show(file: &Path, stage: &str, entry: &str) -> Result<(), String> {
+pub fn show(file: &Path, stage: &str, entry: &str) -> Result<(), CliError> {
     match stage {
         "parse" => {
             let src = inputs::read_source(file)?;
-            let p =
-                adora_core::parse(&src).map_err(|d| d.render(&file.display().to_string(), &src))?;
+            let p = adora_core::parse(&src)
+                .map_err(|d| inputs::rendered(&d, &file.display().to_string(), &src))?;
             print!("{}", adora_core::pretty::program(&p));
         }
         "inline" => {
@@ -66,7 +67,7 @@ pub fn show(file: &Path, stage: &str, entry: &str) -> Result<(), String> {
 }
 
 /// `adora linearize`: the Linear A program of the entry point's JVP.
-pub fn linearize(file: &Path, entry: &str) -> Result<(), String> {
+pub fn linearize(file: &Path, entry: &str) -> Result<(), CliError> {
     let l = inputs::load(file, entry)?;
     let lp = adora_rewrites::linear::linearize(&l.func).map_err(|d| inputs::render(&l, &d))?;
     print!("{}", adora_core::linear::print::program(&lp));
@@ -74,10 +75,10 @@ pub fn linearize(file: &Path, entry: &str) -> Result<(), String> {
 }
 
 /// `adora transpose`: the transpose of a Linear A `def`.
-pub fn transpose(file: &Path, entry: &str) -> Result<(), String> {
+pub fn transpose(file: &Path, entry: &str) -> Result<(), CliError> {
     let src = inputs::read_source(file)?;
     let out = adora_rewrites::linear::transpose_source(&src, entry)
-        .map_err(|d| d.render(&file.display().to_string(), &src))?;
+        .map_err(|d| inputs::rendered(&d, &file.display().to_string(), &src))?;
     print!("{out}");
     if !out.ends_with('\n') {
         println!();
