@@ -155,7 +155,6 @@ error, a bug in Adora (please report it with the command line).";
 /// standard error; an internal error (exit 3) is followed by a line asking for a bug
 /// report with the command line that reproduces it.
 pub fn run(cli: Cli) -> u8 {
-    let argv: Vec<String> = std::env::args().collect();
     let agreed = |r: Result<compare::Verdict, error::CliError>| r.map(|v| v.exit_code());
     let result = match cli.command {
         Command::Eval(a) => diff::eval(&a).map(|()| OK),
@@ -179,6 +178,10 @@ pub fn run(cli: Cli) -> u8 {
         }
     };
     if code == INTERNAL {
+        // `args_os`: a file name need not be UTF-8 (`args` would panic on it).
+        let argv: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
         eprintln!("{}", error::bug_report(&argv));
     }
     code
