@@ -50,6 +50,12 @@ pub enum ErrorKind {
     Input,
     /// An error raised while evaluating (e.g. division by zero under `--strict`).
     Runtime,
+    /// A failure of Adora itself, never of its input: an engine produced an ill-typed
+    /// derivative program, an extraction found no term, an invariant was violated. Never
+    /// used for bad input or for a program outside an engine's fragment (that is
+    /// [`ErrorKind::Unsupported`]). The command line exits with code 3 for it and asks
+    /// for a bug report (docs/language.md, "Errors").
+    Internal,
 }
 
 impl ErrorKind {
@@ -65,6 +71,7 @@ impl ErrorKind {
             ErrorKind::Resource => "resource",
             ErrorKind::Input => "input",
             ErrorKind::Runtime => "runtime",
+            ErrorKind::Internal => "internal",
         }
     }
 }
@@ -112,12 +119,13 @@ impl Diagnostic {
     pub fn position(&self, src: &str) -> (usize, usize) {
         line_col(src, self.span.start)
     }
-    /// Renders the diagnostic as text: a `file:line:col: error[code]: message` header, then
-    /// the source snippet with a caret under the span (no colours), then the notes.
+    /// Renders the diagnostic as text, the message once: a `file:line:col: error[code]:
+    /// message` header line, then the source snippet with a caret under the span (no
+    /// colours), then the notes.
     pub fn render(&self, file: &str, src: &str) -> String {
         use ariadne::{Config, Label, Report, ReportKind, Source};
         let (line, col) = self.position(src);
-        let mut out = format!(
+        let header = format!(
             "{file}:{line}:{col}: error[{}]: {}\n",
             self.kind.code(),
             self.message
@@ -131,7 +139,6 @@ impl Diagnostic {
         let id = file.to_string();
         let mut report = Report::build(ReportKind::Error, (id.clone(), clamp(self.span)))
             .with_config(Config::default().with_color(false))
-            .with_message(format!("[{}] {}", self.kind.code(), self.message))
             .with_label(Label::new((id.clone(), clamp(self.span))).with_message("here"));
         for (s, t) in &self.labels {
             report = report.with_label(Label::new((id.clone(), clamp(*s))).with_message(t));
@@ -143,11 +150,15 @@ impl Diagnostic {
         if report
             .finish()
             .write((id, Source::from(src)), &mut buf)
-            .is_ok()
+            .is_err()
         {
-            out.push_str(&String::from_utf8_lossy(&buf));
+            return header;
         }
-        out
+        // The report's first line is its own header (`Error:`, no message given): ours
+        // replaces it, so the message is printed exactly once, after `file:line:col`.
+        let report = String::from_utf8_lossy(&buf);
+        let snippet = report.split_once('\n').map_or("", |(_, rest)| rest);
+        header + snippet
     }
 }
 
@@ -180,4 +191,31 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
 
 fn char_index(src: &str, offset: usize) -> usize {
     src.char_indices().take_while(|(i, _)| *i < offset).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_prints_the_message_once_after_the_position() {
+        let src = "def main(x: R) -> R =\n  x + y\n";
+        let d = Diagnostic::new(ErrorKind::Name, Span::new(28, 29), "unbound variable `y`")
+            .with_note("a note");
+        let text = d.render("p.adl", src);
+        let first = text.lines().next().unwrap_or_default();
+        assert_eq!(
+            first, "p.adl:2:7: error[name]: unbound variable `y`",
+            "{text}"
+        );
+        assert_eq!(text.matches("unbound variable").count(), 1, "{text}");
+        assert!(text.contains("x + y") && text.contains("a note"), "{text}");
+    }
+
+    #[test]
+    fn internal_has_its_own_code() {
+        assert_eq!(ErrorKind::Internal.code(), "internal");
+        let d = Diagnostic::new(ErrorKind::Internal, Span::DUMMY, "an invariant failed");
+        assert_eq!(d.to_string(), "error[internal]: an invariant failed");
+    }
 }

@@ -34,7 +34,8 @@ pub const KEYS: &[&str] = &[
 /// conventions define; `steps` is not part of a program's meaning).
 pub const STATS_FIELDS: &[&str] = &["div_by_zero", "oob_reads", "oob_writes", "colliding_writes"];
 
-/// The stable error codes a bad case may expect (`ErrorKind::code()` of every kind).
+/// The stable error codes a bad case may expect (`ErrorKind::code()` of every kind but
+/// `internal`: bad input never causes an internal error, which is a bug in Adora).
 pub const ERROR_CODES: &[&str] = &[
     "syntax",
     "name",

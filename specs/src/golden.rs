@@ -301,14 +301,24 @@ impl Run<'_> {
         }
     }
 
+    /// An engine's error: `Unsupported` is a skip; everything else, an `Internal` error
+    /// (a bug in Adora) above all, is a failure.
     fn engine_error(&mut self, engine: &str, what: &str, d: &Diagnostic) {
-        if d.kind == ErrorKind::Unsupported {
-            self.out
+        match d.kind {
+            ErrorKind::Unsupported => self
+                .out
                 .skipped
-                .push(format!("{engine}: {what}: {}", d.message));
-        } else {
-            let msg = self.render(d);
-            self.fail(format!("{what} [{engine}] failed:\n{msg}"));
+                .push(format!("{engine}: {what}: {}", d.message)),
+            ErrorKind::Internal => {
+                let msg = self.render(d);
+                self.fail(format!(
+                    "{what} [{engine}] failed with an internal error (a bug in Adora):\n{msg}"
+                ));
+            }
+            _ => {
+                let msg = self.render(d);
+                self.fail(format!("{what} [{engine}] failed:\n{msg}"));
+            }
         }
     }
 
@@ -385,5 +395,58 @@ impl Run<'_> {
                 self.fail(format!("stats: expected {field}={n} but got {field}={got}"));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::run_case;
+    use crate::case::parse_case;
+    use crate::engine::{Derivatives, Engine, Reference};
+    use adora_core::ast::Function;
+    use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+    use adora_semantics::eval::EvalOptions;
+    use adora_semantics::reference::Gradient;
+    use adora_semantics::value::Value;
+    use adora_semantics::Rat;
+    use std::path::Path;
+
+    /// An engine whose every gradient is an internal error (Adora's own failure).
+    struct Broken;
+
+    impl Derivatives<Rat> for Broken {
+        fn gradient(
+            &self,
+            _: &Function,
+            _: &[Value<Rat>],
+            _: &EvalOptions,
+        ) -> Result<Gradient<Rat>> {
+            Err(Diagnostic::new(
+                ErrorKind::Internal,
+                Span::DUMMY,
+                "internal error: the derivative program does not type-check",
+            ))
+        }
+    }
+    impl Derivatives<f64> for Broken {}
+    impl Engine for Broken {
+        fn name(&self) -> &str {
+            "broken"
+        }
+    }
+
+    #[test]
+    fn an_internal_error_is_a_failure_not_a_skip() {
+        let text = "-- input: x = 3\n-- value: 9\n-- grad: x = 6\ndef main(x: R) -> R = x * x\n";
+        let case = parse_case(Path::new("square.adl"), text).expect("a valid case");
+        let out = run_case(&case, &[&Reference, &Broken]);
+        assert!(out.skipped.is_empty(), "{out:?}");
+        assert_eq!(out.failures.len(), 1, "{out:?}");
+        assert!(out.failures[0].contains("[broken]"), "{out:?}");
+        assert!(out.failures[0].contains("error[internal]"), "{out:?}");
+        assert!(
+            out.checked.iter().any(|c| c == "reference: grad"),
+            "{out:?}"
+        );
     }
 }

@@ -11,7 +11,8 @@
 //! * [`run_case`] checks a golden case: value and stats from the evaluator, and every
 //!   derivative header against every [`Engine`] given, asked through the engine harness
 //!   (`adora_rewrites::engine::harness`); an engine declines a program by answering
-//!   `ErrorKind::Unsupported`;
+//!   `ErrorKind::Unsupported` (a skip); any other error,
+//!   `ErrorKind::Internal` included, is a failure;
 //! * [`run_bad_case`] checks that a bad case fails with the stated code, position and
 //!   message;
 //! * [`coverage`] lists the language constructs a case exercises;

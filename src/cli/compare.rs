@@ -1,103 +1,224 @@
 //! `--engine all`: every registered engine answers the same question through the engine
-//! harness (`adora_rewrites::engine::harness`), which compares each answer with the
-//! reference's — exactly in exact mode, within its relative tolerance
-//! `harness::F64_TOLERANCE` (1e-9) in `f64` mode (rounding differs between engines).
-//! Engines that decline a program (outside their fragment) are listed as skipped with
-//! their reason.
+//! harness (`adora_rewrites::engine::harness`), and each answer is compared with the
+//! reference's by the harness — exactly in exact mode, within its relative tolerance
+//! `harness::F64_TOLERANCE` (1e-9) in `f64` mode (rounding differs between engines). An
+//! engine that declines a program (`Unsupported`: outside its fragment) is skipped with its
+//! reason; an internal error (`Internal`: a bug in Adora) is a failure of that engine,
+//! never a skip. The JSON form is documented in docs/json.md.
 
+use super::error::CliError;
 use super::inputs::{render, Loaded};
-use super::Format;
-use adora_rewrites::engine::harness::{self, Mode, Query, Verdict};
-use adora_rewrites::engine::Engine;
-use adora_semantics::eval::EvalOptions;
-use adora_semantics::io::{to_json, to_text};
+use super::schema::{answer_json, error_json, QuestionText};
+use super::{Format, FAILED, INTERNAL, OK};
+use adora_core::ast::Function;
+use adora_core::diag::{Diagnostic, ErrorKind, Result as DResult};
+use adora_rewrites::engine::harness::{self, Answer, Mode};
+use adora_rewrites::engine::{Engine, Question};
+use adora_semantics::io::to_text;
 use adora_semantics::reference::Gradient;
-use adora_semantics::value::Value;
-use serde_json::json;
+use serde_json::{json, Map, Value as Json};
 
-/// Asks every engine `query` through the engine harness (the first must be the
-/// reference), prints the reference's answer and one line per other engine, and returns
-/// whether all answering engines agree (exactly, or within the harness's `f64`
-/// tolerance). `names` names the answer's parts (the inputs for gradients, `tangent` for
-/// JVPs).
-#[allow(clippy::too_many_arguments)]
-pub fn all_engines<S: Mode>(
-    l: &Loaded,
-    names: &[String],
-    format: Format,
-    engines: &[Box<dyn Engine>],
-    title: &str,
-    query: &Query<S>,
-    inputs: &[Value<S>],
-    opts: &EvalOptions,
-) -> Result<bool, String> {
-    let (reference, others) = engines.split_first().expect("the registry is never empty");
-    let expected = harness::ask(reference.as_ref(), &l.func, inputs, query, opts)
-        .map_err(|d| render(l, &d))?;
-    let mut all_agree = true;
-    let mut rows = serde_json::Map::new();
-    let mut lines = Vec::new();
-    for e in others {
-        let verdict = harness::judge(e.as_ref(), &l.func, inputs, query, &expected, opts);
-        let (status, detail, answer) = match verdict {
-            Verdict::Skipped(d) => ("skipped", d.message.clone(), None),
-            Verdict::Failed(d) => {
-                all_agree = false;
-                ("error", render(l, &d).trim_end().to_string(), None)
-            }
-            Verdict::Agrees(a) => ("agrees", S::AGREEMENT.to_string(), Some(a.into_gradient())),
-            Verdict::Differs(a, diff) => {
-                all_agree = false;
-                (
-                    "differs",
-                    format!("in {}", diff.join(", ")),
-                    Some(a.into_gradient()),
-                )
-            }
-        };
-        let mut row = serde_json::Map::new();
-        row.insert("status".into(), json!(status));
-        row.insert("detail".into(), json!(detail));
-        if let Some(g) = &answer {
-            row.insert("value".into(), to_json(&g.value));
-            let grads: Vec<serde_json::Value> = g
-                .grads
-                .iter()
-                .map(|x| x.as_ref().map_or(serde_json::Value::Null, to_json))
-                .collect();
-            row.insert(title.into(), json!(grads));
+/// How one engine's answer compares with the reference's.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status<S> {
+    /// The answer agrees (exactly, or within `harness::F64_TOLERANCE` in f64 mode).
+    Agrees(Gradient<S>),
+    /// The answer differs in the named parts (`value`, input names, `tangent`).
+    Differs(Gradient<S>, Vec<String>),
+    /// The engine declined the program (`Unsupported`), with its reason.
+    Skipped(String),
+    /// The engine failed with an internal error (a bug in Adora).
+    InternalError(Diagnostic),
+    /// The engine failed with another error (e.g. a resource limit).
+    Error(Diagnostic),
+}
+
+impl<S> Status<S> {
+    /// The status word of the report and of the JSON `status` field.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Status::Agrees(_) => "agrees",
+            Status::Differs(..) => "differs",
+            Status::Skipped(_) => "skipped",
+            Status::InternalError(_) => "internal-error",
+            Status::Error(_) => "error",
         }
-        rows.insert(e.name().to_string(), serde_json::Value::Object(row));
-        lines.push((e.name().to_string(), status, detail, answer));
     }
-    let expected = expected.into_gradient();
-    match format {
-        Format::Json => {
-            let grads: Vec<serde_json::Value> = expected
-                .grads
-                .iter()
-                .map(|x| x.as_ref().map_or(serde_json::Value::Null, to_json))
-                .collect();
-            println!(
-                "{}",
-                json!({"reference": {"value": to_json(&expected.value), title: grads},
-                       "engines": rows, "agree": all_agree})
-            );
+}
+
+/// Classifies an engine's `answer` for `f` against the reference's `expected` answer
+/// (compared by `harness::compare`). Only `Unsupported` is a skip; `Internal` is an
+/// internal error, any other error an error.
+pub fn classify<S: Mode>(
+    f: &Function,
+    answer: DResult<Answer<S>>,
+    expected: &Answer<S>,
+) -> Status<S> {
+    match answer {
+        Err(d) if d.kind == ErrorKind::Unsupported => Status::Skipped(d.message),
+        Err(d) if d.kind == ErrorKind::Internal => Status::InternalError(d),
+        Err(d) => Status::Error(d),
+        Ok(a) => {
+            let diff = harness::compare(f, &a, expected);
+            if diff.is_empty() {
+                Status::Agrees(a.into_gradient())
+            } else {
+                Status::Differs(a.into_gradient(), diff)
+            }
         }
-        Format::Text => {
-            println!("reference:");
-            print_parts(names, &expected, title);
-            for (name, status, detail, answer) in lines {
-                println!("engine {name}: {status} ({detail})");
-                if status == "differs" {
-                    if let Some(g) = answer {
-                        print_parts(names, &g, title);
-                    }
+    }
+}
+
+/// The overall result of a comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every engine that answered agrees (skips allowed).
+    Agree,
+    /// Some engine differs or failed with an error that is not internal.
+    Differ,
+    /// Some engine failed with an internal error.
+    Internal,
+}
+
+impl Verdict {
+    /// The verdict over the engines' statuses: an internal error wins over a difference.
+    pub fn of<'a, S: 'a>(statuses: impl IntoIterator<Item = &'a Status<S>>) -> Verdict {
+        let statuses: Vec<&Status<S>> = statuses.into_iter().collect();
+        if statuses
+            .iter()
+            .any(|s| matches!(s, Status::InternalError(_)))
+        {
+            Verdict::Internal
+        } else if statuses
+            .iter()
+            .any(|s| matches!(s, Status::Differs(..) | Status::Error(_)))
+        {
+            Verdict::Differ
+        } else {
+            Verdict::Agree
+        }
+    }
+
+    /// The exit code: 0 agree, 1 differ, 3 internal error.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Verdict::Agree => OK,
+            Verdict::Differ => FAILED,
+            Verdict::Internal => INTERNAL,
+        }
+    }
+}
+
+/// The reference's answer and every other engine's status, in registry order.
+pub struct Comparison<S> {
+    /// The reference's answer.
+    pub expected: Gradient<S>,
+    /// `(engine name, status)` for every engine but the reference.
+    pub rows: Vec<(String, Status<S>)>,
+}
+
+/// Asks every engine (the first must be the reference) and classifies each answer; an
+/// error of the reference is returned as it is.
+pub fn compare<S: Mode>(
+    f: &Function,
+    engines: &[Box<dyn Engine>],
+    ask: impl Fn(&dyn Engine) -> DResult<Answer<S>>,
+) -> DResult<Comparison<S>> {
+    let (reference, others) = engines.split_first().expect("the registry is never empty");
+    let expected = ask(reference.as_ref())?;
+    let rows = others
+        .iter()
+        .map(|e| {
+            let status = classify(f, ask(e.as_ref()), &expected);
+            (e.name().to_string(), status)
+        })
+        .collect();
+    Ok(Comparison {
+        expected: expected.into_gradient(),
+        rows,
+    })
+}
+
+impl<S: Mode> Comparison<S> {
+    /// The verdict over all engines.
+    pub fn verdict(&self) -> Verdict {
+        Verdict::of(self.rows.iter().map(|(_, s)| s))
+    }
+
+    /// The JSON report (docs/json.md): `{"reference": ANSWER, "engines": {NAME: ROW},
+    /// "agree": bool}`.
+    pub fn to_json(&self, q: Question, l: &Loaded) -> Json {
+        let mut engines = Map::new();
+        for (name, status) in &self.rows {
+            let mut row = Map::new();
+            row.insert("status".into(), json!(status.word()));
+            match status {
+                Status::Agrees(g) => {
+                    row.insert("exact".into(), json!(S::EXACT));
+                    row.insert("result".into(), answer_json(q, l, g));
+                }
+                Status::Differs(g, diff) => {
+                    row.insert("exact".into(), json!(S::EXACT));
+                    row.insert("result".into(), answer_json(q, l, g));
+                    row.insert("differences".into(), json!(diff));
+                }
+                Status::Skipped(reason) => {
+                    row.insert("reason".into(), json!(reason));
+                }
+                Status::InternalError(d) | Status::Error(d) => {
+                    row.insert("error".into(), error_json(l, d));
                 }
             }
+            engines.insert(name.clone(), Json::Object(row));
+        }
+        json!({"reference": answer_json(q, l, &self.expected), "engines": engines,
+               "agree": self.verdict() == Verdict::Agree})
+    }
+
+    /// Prints the text report: the reference's answer, then one line per engine (with
+    /// the answer of an engine that differs, and the error of one that failed).
+    pub fn print_text(&self, q: Question, l: &Loaded) {
+        let names = q.part_names(l);
+        println!("reference:");
+        print_parts(&names, &self.expected, q.title());
+        for (name, status) in &self.rows {
+            match status {
+                Status::Agrees(_) => println!("engine {name}: agrees ({})", S::AGREEMENT),
+                Status::Differs(g, diff) => {
+                    println!("engine {name}: differs (in {})", diff.join(", "));
+                    print_parts(&names, g, q.title());
+                }
+                Status::Skipped(reason) => println!("engine {name}: skipped ({reason})"),
+                Status::InternalError(d) => {
+                    println!("engine {name}: internal error: {}", indented(l, d));
+                }
+                Status::Error(d) => println!("engine {name}: error: {}", indented(l, d)),
+            }
         }
     }
-    Ok(all_agree)
+}
+
+/// A rendered error with its continuation lines indented under the engine's line.
+fn indented(l: &Loaded, d: &Diagnostic) -> String {
+    render(l, d).text.trim_end().replace('\n', "\n  ")
+}
+
+/// Runs `ask` on every engine (the first must be the reference), prints the comparison
+/// in `format`, and returns its verdict. An error of the reference is the command's
+/// error.
+pub fn all_engines<S: Mode>(
+    l: &Loaded,
+    q: Question,
+    format: Format,
+    engines: &[Box<dyn Engine>],
+    ask: impl Fn(&dyn Engine) -> DResult<Answer<S>>,
+) -> Result<Verdict, CliError> {
+    let c = compare(&l.func, engines, ask).map_err(|d| render(l, &d))?;
+    match format {
+        Format::Json => println!("{}", c.to_json(q, l)),
+        Format::Text => c.print_text(q, l),
+    }
+    Ok(c.verdict())
 }
 
 fn print_parts<S: Mode>(names: &[String], g: &Gradient<S>, title: &str) {
@@ -110,3 +231,7 @@ fn print_parts<S: Mode>(names: &[String], g: &Gradient<S>, title: &str) {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "compare_tests.rs"]
+mod tests;

@@ -3,6 +3,7 @@
 //! the gradient, otherwise the ones cotangent), the ratios and the cheap-gradient bound.
 //! A runtime-only engine derives no program to cost: an `Unsupported` error naming it.
 
+use super::error::CliError;
 use super::inputs::{self, render};
 use super::show::program_engine;
 use super::{Format, RunArgs, ALL_ENGINES};
@@ -16,7 +17,7 @@ use adora_semantics::Rat;
 use serde_json::json;
 
 /// `adora cost`.
-pub fn cost(a: &RunArgs) -> Result<(), String> {
+pub fn cost(a: &RunArgs) -> Result<(), CliError> {
     let engine = match a.engine.as_deref() {
         None => None,
         Some(ALL_ENGINES) => {
@@ -100,7 +101,7 @@ fn gradient_costs(
     l: &inputs::Loaded,
     xs: &[Value<Rat>],
     opts: &adora_semantics::eval::EvalOptions,
-) -> Result<(Costs, u64), String> {
+) -> Result<(Costs, u64), CliError> {
     let dp = e
         .program(&l.func, Question::Vjp)
         .map_err(|d| render(l, &d))?;

@@ -1,7 +1,9 @@
 //! `adora eval`, `grad`, `jvp`, `vjp`: values and derivatives of a program, exact or f64.
 
-use super::compare;
+use super::compare::{self, Verdict};
+use super::error::CliError;
 use super::inputs::{self, literal, render, split_assignment, Loaded};
+use super::schema::{answer_json, Question, QuestionText};
 use super::{Format, Numeric, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::harness::{self, Mode, Query};
@@ -16,7 +18,7 @@ use serde_json::json;
 
 /// The engines `--engine` selects: one by name (none given: the registry's reference),
 /// or every registered engine for `all`.
-pub fn select_engines(name: Option<&str>) -> Result<Vec<Box<dyn Engine>>, String> {
+pub fn select_engines(name: Option<&str>) -> Result<Vec<Box<dyn Engine>>, CliError> {
     let Some(name) = name else {
         return Ok(vec![engine::reference()]);
     };
@@ -26,10 +28,6 @@ pub fn select_engines(name: Option<&str>) -> Result<Vec<Box<dyn Engine>>, String
     engine::find(name)
         .map(|e| vec![e])
         .ok_or_else(|| inputs::plain_error(ErrorKind::Input, super::unknown_engine(name)))
-}
-
-fn param_names(l: &Loaded) -> Vec<String> {
-    l.func.params.iter().map(|p| p.name.clone()).collect()
 }
 
 /// Evaluation options from the command line.
@@ -52,12 +50,12 @@ macro_rules! numeric {
 }
 
 /// `adora eval`.
-pub fn eval(a: &RunArgs) -> Result<(), String> {
+pub fn eval(a: &RunArgs) -> Result<(), CliError> {
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, eval_with(&l, a))
 }
 
-fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
+fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), CliError> {
     let xs = inputs::inputs::<S>(l, a)?;
     let (v, stats) =
         adora_semantics::eval::eval(&l.func, &xs, &options(a)).map_err(|d| render(l, &d))?;
@@ -75,7 +73,7 @@ fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), String> {
 }
 
 /// `adora grad`.
-pub fn grad(a: &RunArgs) -> Result<bool, String> {
+pub fn grad(a: &RunArgs) -> Result<Verdict, CliError> {
     let engines = select_engines(a.engine.as_deref())?;
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, grad_with(&l, a, &engines))
@@ -85,25 +83,17 @@ fn grad_with<S: Mode>(
     l: &Loaded,
     a: &RunArgs,
     engines: &[Box<dyn Engine>],
-) -> Result<bool, String> {
+) -> Result<Verdict, CliError> {
     let xs = inputs::inputs::<S>(l, a)?;
     let opts = options(a);
     if let (false, [e]) = (all(a), engines) {
         let g = harness::gradient(e.as_ref(), &l.func, &xs, &opts).map_err(|d| render(l, &d))?;
-        print_gradient(l, a.format, &g, "gradient");
-        return Ok(true);
+        print_gradient(l, a.format, &g, Question::Grad);
+        return Ok(Verdict::Agree);
     }
-    let names = param_names(l);
-    compare::all_engines(
-        l,
-        &names,
-        a.format,
-        engines,
-        "gradient",
-        &Query::Grad,
-        &xs,
-        &opts,
-    )
+    compare::all_engines(l, Question::Grad, a.format, engines, |e| {
+        harness::ask(e, &l.func, &xs, &Query::Grad, &opts)
+    })
 }
 
 /// Whether `--engine all` was given.
@@ -112,7 +102,7 @@ fn all(a: &RunArgs) -> bool {
 }
 
 /// `adora jvp`.
-pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<bool, String> {
+pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<Verdict, CliError> {
     let engines = select_engines(a.engine.as_deref())?;
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, jvp_with(&l, a, tangents, &engines))
@@ -123,7 +113,7 @@ fn jvp_with<S: Mode>(
     a: &RunArgs,
     tangents: &[String],
     engines: &[Box<dyn Engine>],
-) -> Result<bool, String> {
+) -> Result<Verdict, CliError> {
     let xs = inputs::inputs::<S>(l, a)?;
     let mut ts: Vec<Option<Value<S>>> = vec![None; l.func.params.len()];
     for t in tangents {
@@ -159,21 +149,28 @@ fn jvp_with<S: Mode>(
         let (v, t) =
             harness::jvp(e.as_ref(), &l.func, &xs, &ts, &opts).map_err(|d| render(l, &d))?;
         match a.format {
-            Format::Json => println!("{}", json!({"value": to_json(&v), "tangent": to_json(&t)})),
+            Format::Json => {
+                let g = Gradient {
+                    value: v,
+                    grads: vec![Some(t)],
+                };
+                println!("{}", answer_json(Question::Jvp, l, &g));
+            }
             Format::Text => {
                 println!("value:   {}", to_text(&v));
                 println!("tangent: {}", to_text(&t));
             }
         }
-        return Ok(true);
+        return Ok(Verdict::Agree);
     }
-    let names = ["tangent".to_string()];
     let query = Query::Jvp(ts);
-    compare::all_engines(l, &names, a.format, engines, "result", &query, &xs, &opts)
+    compare::all_engines(l, Question::Jvp, a.format, engines, |e| {
+        harness::ask(e, &l.func, &xs, &query, &opts)
+    })
 }
 
 /// `adora vjp`.
-pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<bool, String> {
+pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<Verdict, CliError> {
     let engines = select_engines(a.engine.as_deref())?;
     let l = inputs::load(&a.file, &a.entry)?;
     numeric!(a, vjp_with(&l, a, cotangent, &engines))
@@ -184,43 +181,28 @@ fn vjp_with<S: Mode>(
     a: &RunArgs,
     cotangent: &str,
     engines: &[Box<dyn Engine>],
-) -> Result<bool, String> {
+) -> Result<Verdict, CliError> {
     let xs = inputs::inputs::<S>(l, a)?;
     let ct = literal::<S>("--cotangent", cotangent, &l.func.ret)?;
     let opts = options(a);
     if let (false, [e]) = (all(a), engines) {
         let g = harness::vjp(e.as_ref(), &l.func, &xs, &ct, &opts).map_err(|d| render(l, &d))?;
-        print_gradient(l, a.format, &g, "cotangents");
-        return Ok(true);
+        print_gradient(l, a.format, &g, Question::Vjp);
+        return Ok(Verdict::Agree);
     }
-    let names = param_names(l);
-    compare::all_engines(
-        l,
-        &names,
-        a.format,
-        engines,
-        "cotangents",
-        &Query::Vjp(ct),
-        &xs,
-        &opts,
-    )
+    let query = Query::Vjp(ct);
+    compare::all_engines(l, Question::Vjp, a.format, engines, |e| {
+        harness::ask(e, &l.func, &xs, &query, &opts)
+    })
 }
 
-/// Prints a value and per-input gradients (or cotangents).
-pub fn print_gradient<S: Scalar>(l: &Loaded, format: Format, g: &Gradient<S>, title: &str) {
+/// Prints a value and per-input gradients (`q`: grad) or cotangents (`q`: vjp).
+pub fn print_gradient<S: Scalar>(l: &Loaded, format: Format, g: &Gradient<S>, q: Question) {
     match format {
-        Format::Json => {
-            let mut grads = serde_json::Map::new();
-            for (p, gv) in l.func.params.iter().zip(&g.grads) {
-                if let Some(gv) = gv {
-                    grads.insert(p.name.clone(), to_json(gv));
-                }
-            }
-            println!("{}", json!({"value": to_json(&g.value), "gradient": grads}));
-        }
+        Format::Json => println!("{}", answer_json(q, l, g)),
         Format::Text => {
             println!("value: {}", to_text(&g.value));
-            println!("{title}:");
+            println!("{}:", q.title());
             for (p, gv) in l.func.params.iter().zip(&g.grads) {
                 match gv {
                     Some(gv) => println!("  {}: {}", p.name, to_text(gv)),

@@ -1,6 +1,7 @@
 //! Loading a program file and its inputs (`--input name=literal`, `--inputs F.json`),
 //! with every error rendered as text with its position.
 
+use super::error::CliError;
 use super::RunArgs;
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Span};
@@ -19,14 +20,20 @@ pub struct Loaded {
     pub func: Function,
 }
 
-/// Renders an error that has no source text (command-line level).
-pub fn plain_error(kind: ErrorKind, message: impl std::fmt::Display) -> String {
-    format!("error[{}]: {message}\n", kind.code())
+/// An error that has no source text (command-line level), rendered as
+/// `error[code]: message`.
+pub fn plain_error(kind: ErrorKind, message: impl std::fmt::Display) -> CliError {
+    CliError::new(kind, format!("error[{}]: {message}\n", kind.code()))
+}
+
+/// A diagnostic rendered against the source text `src` of `file`.
+pub fn rendered(d: &Diagnostic, file: &str, src: &str) -> CliError {
+    CliError::new(d.kind, d.render(file, src))
 }
 
 /// Reads a source file; non-UTF-8 content is an error with the position of the first bad
 /// byte.
-pub fn read_source(file: &Path) -> Result<String, String> {
+pub fn read_source(file: &Path) -> Result<String, CliError> {
     let bytes = std::fs::read(file).map_err(|e| {
         plain_error(
             ErrorKind::Input,
@@ -39,16 +46,16 @@ pub fn read_source(file: &Path) -> Result<String, String> {
             let good = e.utf8_error().valid_up_to();
             let prefix = String::from_utf8_lossy(&e.as_bytes()[..good]).into_owned();
             let (line, col) = adora_core::diag::line_col(&prefix, prefix.len());
-            Err(format!(
+            Err(CliError::new(ErrorKind::Syntax, format!(
                 "{}:{line}:{col}: error[syntax]: the file is not valid UTF-8 (byte {good} cannot start a character)\n",
                 file.display()
-            ))
+            )))
         }
     }
 }
 
 /// Reads, parses, checks and elaborates `file` at `entry`.
-pub fn load(file: &Path, entry: &str) -> Result<Loaded, String> {
+pub fn load(file: &Path, entry: &str) -> Result<Loaded, CliError> {
     let src = read_source(file)?;
     let name = file.display().to_string();
     match adora_core::load(&src, entry) {
@@ -57,18 +64,18 @@ pub fn load(file: &Path, entry: &str) -> Result<Loaded, String> {
             src,
             func,
         }),
-        Err(d) => Err(d.render(&name, &src)),
+        Err(d) => Err(rendered(&d, &name, &src)),
     }
 }
 
 /// Parses `text` as a literal of type `ty`; `what` names it in errors.
-pub fn literal<S: Scalar>(what: &str, text: &str, ty: &Type) -> Result<Value<S>, String> {
-    let e = adora_core::parser::parse_expr(text).map_err(|d| d.render(what, text))?;
-    adora_semantics::io::value_from_expr::<S>(&e, ty).map_err(|d| d.render(what, text))
+pub fn literal<S: Scalar>(what: &str, text: &str, ty: &Type) -> Result<Value<S>, CliError> {
+    let e = adora_core::parser::parse_expr(text).map_err(|d| rendered(&d, what, text))?;
+    adora_semantics::io::value_from_expr::<S>(&e, ty).map_err(|d| rendered(&d, what, text))
 }
 
 /// Splits `name=literal`.
-pub fn split_assignment(flag: &str, s: &str) -> Result<(String, String), String> {
+pub fn split_assignment(flag: &str, s: &str) -> Result<(String, String), CliError> {
     match s.split_once('=') {
         Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
         _ => Err(plain_error(
@@ -80,10 +87,10 @@ pub fn split_assignment(flag: &str, s: &str) -> Result<(String, String), String>
 
 /// The values of the entry point's parameters, from `--input` flags and `--inputs` JSON.
 /// Every parameter must be given exactly once; unknown names are errors.
-pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, String> {
+pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, CliError> {
     let params = &l.func.params;
     let mut values: Vec<Option<Value<S>>> = vec![None; params.len()];
-    let index_of = |name: &str| -> Result<usize, String> {
+    let index_of = |name: &str| -> Result<usize, CliError> {
         params.iter().position(|p| p.name == name).ok_or_else(|| {
             let names: Vec<_> = params
                 .iter()
@@ -107,11 +114,14 @@ pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, St
             )
         })?;
         let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-            format!(
-                "{}:{}:{}: error[input]: invalid JSON: {e}\n",
-                path.display(),
-                e.line(),
-                e.column()
+            CliError::new(
+                ErrorKind::Input,
+                format!(
+                    "{}:{}:{}: error[input]: invalid JSON: {e}\n",
+                    path.display(),
+                    e.line(),
+                    e.column()
+                ),
             )
         })?;
         let obj = json.as_object().ok_or_else(|| {
@@ -160,11 +170,16 @@ pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, St
         .collect())
 }
 
-/// Renders an evaluation error against the program's source.
-pub fn render(l: &Loaded, d: &Diagnostic) -> String {
+/// Renders an evaluation or engine error against the program's source (an error without
+/// a source position as `error[code]: message`, with its notes).
+pub fn render(l: &Loaded, d: &Diagnostic) -> CliError {
     if d.span == Span::DUMMY {
-        plain_error(d.kind, &d.message)
+        let mut text = format!("error[{}]: {}\n", d.kind.code(), d.message);
+        for n in &d.notes {
+            text.push_str(&format!("  = note: {n}\n"));
+        }
+        CliError::new(d.kind, text)
     } else {
-        d.render(&l.file, &l.src)
+        rendered(d, &l.file, &l.src)
     }
 }

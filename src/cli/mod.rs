@@ -1,12 +1,14 @@
 //! Command-line definitions (clap) and dispatch. Exit codes: 0 success, 1 a check or
-//! comparison failed, 2 bad usage or bad input.
+//! comparison failed, 2 bad usage or bad input, 3 an internal error (a bug in Adora).
 
 mod check;
 mod compare;
 mod cost;
 mod diff;
+mod error;
 mod inputs;
 mod names;
+mod schema;
 mod show;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -20,11 +22,13 @@ pub const OK: u8 = 0;
 pub const FAILED: u8 = 1;
 /// Exit code: bad usage or bad input.
 pub const BAD_INPUT: u8 = 2;
+/// Exit code: an internal error, a bug in Adora (`ErrorKind::Internal`).
+pub const INTERNAL: u8 = 3;
 
 /// Adora: exact values and derivatives of array programs, AD engines checked against an
 /// exact semantics, and cost models.
 #[derive(Parser, Debug)]
-#[command(name = "adora", version, about, long_about = None)]
+#[command(name = "adora", version, about, long_about = None, after_help = EXIT_CODES)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -33,10 +37,13 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Evaluate a program on its inputs.
+    #[command(after_help = EXIT_CODES)]
     Eval(RunArgs),
     /// Value and gradient of a program with a scalar R result, for every real input.
+    #[command(after_help = EXIT_CODES)]
     Grad(RunArgs),
     /// Forward mode: value and Jacobian-vector product along `--tangent`s.
+    #[command(after_help = EXIT_CODES)]
     Jvp {
         #[command(flatten)]
         run: RunArgs,
@@ -45,6 +52,7 @@ enum Command {
         tangents: Vec<String>,
     },
     /// Reverse mode: value and vector-Jacobian product for the result cotangent.
+    #[command(after_help = EXIT_CODES)]
     Vjp {
         #[command(flatten)]
         run: RunArgs,
@@ -53,6 +61,7 @@ enum Command {
         cotangent: String,
     },
     /// Print a program after a named stage, as source that parses and evaluates again.
+    #[command(after_help = EXIT_CODES)]
     Show {
         /// The program file.
         file: PathBuf,
@@ -69,6 +78,7 @@ enum Command {
         entry: String,
     },
     /// Linearize a program (seed 002 JVP): print its Linear A form (non-linear ; linear).
+    #[command(after_help = EXIT_CODES)]
     Linearize {
         /// The program file (core syntax).
         file: PathBuf,
@@ -77,6 +87,7 @@ enum Command {
         entry: String,
     },
     /// Transpose a Linear A program (seed 002 §7): print the transposed Linear A program.
+    #[command(after_help = EXIT_CODES)]
     Transpose {
         /// The Linear A file (`docs/engines/linear.md`).
         file: PathBuf,
@@ -85,8 +96,10 @@ enum Command {
         entry: String,
     },
     /// Cost-model counts (ops, work, span, mem) of a program.
+    #[command(after_help = EXIT_CODES)]
     Cost(RunArgs),
     /// Run the property suite (the theorem catalogue) on random programs.
+    #[command(after_help = EXIT_CODES)]
     Check(check::CheckArgs),
 }
 
@@ -126,7 +139,8 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value = "exact")]
     pub numeric: Numeric,
     /// The AD engine (default `reference` = exact forward mode by dual numbers; `all` =
-    /// every engine, compared with the reference: exit 1 if one differs). For `cost`: the
+    /// every engine, compared with the reference: exit 1 if one differs, 3 if one fails with an
+    /// internal error). For `cost`: the
     /// engine whose derivative program is costed too.
     #[arg(long, value_parser = names::EngineName { with_all: true })]
     pub engine: Option<String>,
@@ -141,9 +155,16 @@ pub struct RunArgs {
     pub format: Format,
 }
 
-/// Runs a parsed command line and returns the exit code.
+/// The exit codes, for `--help`.
+const EXIT_CODES: &str = "Exit codes: 0 success; 1 a check failed or an engine differs from the \
+reference; 2 bad usage or bad input (the message gives file, line and column); 3 an internal \
+error, a bug in Adora (please report it with the command line).";
+
+/// Runs a parsed command line and returns the exit code. Every error is printed once, on
+/// standard error; an internal error (exit 3) is followed by a line asking for a bug
+/// report with the command line that reproduces it.
 pub fn run(cli: Cli) -> u8 {
-    let agreed = |r: Result<bool, String>| r.map(|ok| if ok { OK } else { FAILED });
+    let agreed = |r: Result<compare::Verdict, error::CliError>| r.map(|v| v.exit_code());
     let result = match cli.command {
         Command::Eval(a) => diff::eval(&a).map(|()| OK),
         Command::Grad(a) => agreed(diff::grad(&a)),
@@ -160,14 +181,22 @@ pub fn run(cli: Cli) -> u8 {
         Command::Cost(a) => cost::cost(&a).map(|()| OK),
         Command::Check(a) => return check::check(&a),
     };
-    match result {
+    let code = match result {
         Ok(code) => code,
         Err(e) => {
-            eprint!("{e}");
-            if !e.ends_with('\n') {
+            eprint!("{}", e.text);
+            if !e.text.ends_with('\n') {
                 eprintln!();
             }
-            BAD_INPUT
+            e.exit_code()
         }
+    };
+    if code == INTERNAL {
+        // `args_os`: a file name need not be UTF-8 (`args` would panic on it).
+        let argv: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        eprintln!("{}", error::bug_report(&argv));
     }
+    code
 }

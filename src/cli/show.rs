@@ -1,6 +1,7 @@
 //! `adora show FILE --stage S [--engine E]`: the program after a named stage, as valid
 //! source; `--stage grad|vjp|jvp` prints engine `E`'s derivative program.
 
+use super::error::CliError;
 use super::inputs;
 use super::names::all_stages;
 use adora_core::diag::ErrorKind;
@@ -8,7 +9,7 @@ use adora_rewrites::engine::{self, Engine, Question};
 use std::path::Path;
 
 /// `adora show`.
-pub fn show(file: &Path, stage: &str, entry: &str, engine: Option<&str>) -> Result<(), String> {
+pub fn show(file: &Path, stage: &str, entry: &str, engine: Option<&str>) -> Result<(), CliError> {
     if let Some(q) = Question::from_name(stage) {
         let e = program_engine(engine, q)?;
         let l = inputs::load(file, entry)?;
@@ -23,8 +24,8 @@ pub fn show(file: &Path, stage: &str, entry: &str, engine: Option<&str>) -> Resu
     match stage {
         "parse" => {
             let src = inputs::read_source(file)?;
-            let p =
-                adora_core::parse(&src).map_err(|d| d.render(&file.display().to_string(), &src))?;
+            let p = adora_core::parse(&src)
+                .map_err(|d| inputs::rendered(&d, &file.display().to_string(), &src))?;
             print!("{}", adora_core::pretty::program(&p));
         }
         "inline" => {
@@ -63,7 +64,7 @@ pub fn show(file: &Path, stage: &str, entry: &str, engine: Option<&str>) -> Resu
 /// The engine whose derivative program for `q` is wanted: the one named (an
 /// `Unsupported` error naming it when it derives no such program), or the first
 /// registered engine that derives one.
-pub fn program_engine(name: Option<&str>, q: Question) -> Result<Box<dyn Engine>, String> {
+pub fn program_engine(name: Option<&str>, q: Question) -> Result<Box<dyn Engine>, CliError> {
     let e = match name {
         Some(n) => engine::find(n)
             .ok_or_else(|| inputs::plain_error(ErrorKind::Input, super::unknown_engine(n)))?,
@@ -93,7 +94,7 @@ pub fn program_engine(name: Option<&str>, q: Question) -> Result<Box<dyn Engine>
 }
 
 /// `adora linearize`: the Linear A program of the entry point's JVP.
-pub fn linearize(file: &Path, entry: &str) -> Result<(), String> {
+pub fn linearize(file: &Path, entry: &str) -> Result<(), CliError> {
     let l = inputs::load(file, entry)?;
     let lp = adora_rewrites::linear::linearize(&l.func).map_err(|d| inputs::render(&l, &d))?;
     print!("{}", adora_core::linear::print::program(&lp));
@@ -101,10 +102,10 @@ pub fn linearize(file: &Path, entry: &str) -> Result<(), String> {
 }
 
 /// `adora transpose`: the transpose of a Linear A `def`.
-pub fn transpose(file: &Path, entry: &str) -> Result<(), String> {
+pub fn transpose(file: &Path, entry: &str) -> Result<(), CliError> {
     let src = inputs::read_source(file)?;
     let out = adora_rewrites::linear::transpose_source(&src, entry)
-        .map_err(|d| d.render(&file.display().to_string(), &src))?;
+        .map_err(|d| inputs::rendered(&d, &file.display().to_string(), &src))?;
     print!("{out}");
     if !out.ends_with('\n') {
         println!();

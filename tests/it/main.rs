@@ -4,4 +4,6 @@
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
 mod cli;
+mod cli_exit_codes;
+mod cli_json;
 mod theorems;

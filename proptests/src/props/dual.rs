@@ -5,8 +5,8 @@
 //!
 //! Generated programs of the `bulk` fragment go through bot first
 //! (`adora_rewrites::dual::fragment::prepare`, with the engine's bot limits); a case on
-//! which bot stops at a resource limit or reports an internal error is vacuous (bot's own
-//! properties, `bot/...`, report those). "The bot output" below is that
+//! which bot stops at a resource limit is vacuous, and an internal error
+//! (`ErrorKind::Internal`) is a failure, never a skip. "The bot output" below is that
 //! program, the one the dual-arrays transformation differentiates.
 
 use super::util::{aux_rng, fail, load, load_text, opts, random_tangents};
@@ -86,13 +86,17 @@ fn derivative<T>(r: adora_core::Result<T>, what: &str) -> Result<Option<T>, Stri
     }
 }
 
-/// The bot output of `f` (`None`: bot stopped at a resource limit, or reported an
-/// internal error — bot's own properties report those).
+/// The bot output of `f` (`None`: bot stopped at a resource limit; an internal error is
+/// a failure).
 fn normal_form(f: &Function) -> Result<Option<Function>, String> {
-    match fragment::prepare(f) {
+    prepared(fragment::prepare(f))
+}
+
+/// How [`normal_form`] classifies the preparation's result.
+fn prepared(r: adora_core::Result<Function>) -> Result<Option<Function>, String> {
+    match r {
         Ok(g) => Ok(Some(g)),
         Err(d) if d.kind == ErrorKind::Resource => Ok(None),
-        Err(d) if d.kind == ErrorKind::Runtime && d.message.contains("internal error") => Ok(None),
         Err(d) => Err(format!("preparing the program (fragment, bot) fails: {d}")),
     }
 }
@@ -323,6 +327,25 @@ fn build_free(case: &Case) -> Outcome {
 mod tests {
     use crate::catalogue::find;
     use crate::runner::{run_property_persisting, CheckConfig, Persistence};
+    use adora_core::diag::{Diagnostic, ErrorKind, Span};
+
+    /// An internal error of bot is a failure of the case, never a vacuous pass; a
+    /// resource limit is vacuous.
+    #[test]
+    fn internal_errors_of_the_preparation_fail() {
+        let internal = Diagnostic::new(
+            ErrorKind::Internal,
+            Span::DUMMY,
+            "internal error in bot: bot stopped (Saturated) without a normal form",
+        );
+        let r = super::prepared(Err(internal));
+        assert!(
+            r.as_ref().is_err_and(|m| m.contains("error[internal]")),
+            "{r:?}"
+        );
+        let resource = Diagnostic::new(ErrorKind::Resource, Span::DUMMY, "limit");
+        assert_eq!(super::prepared(Err(resource)), Ok(None));
+    }
 
     fn check(name: &str, cases: u32) {
         let p = find(name).unwrap_or_else(|| panic!("no property {name}"));

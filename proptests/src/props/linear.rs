@@ -187,10 +187,16 @@ fn stage<T>(r: adora_core::Result<T>, what: &str) -> Result<Option<T>, String> {
     }
 }
 
-/// The bot transform (a precondition here, with its own properties): a program it
-/// cannot bring to its normal form, or a resource limit, makes the case vacuous.
+/// The bot transform (a precondition here, with its own properties): a program outside
+/// its fragment (`Unsupported`) or a resource limit makes the case vacuous; an internal
+/// error (bot could not reach its normal form) is a failure, never a skip.
 fn bot(f: &Function) -> Result<Option<Function>, String> {
-    match engine::build_free(f) {
+    bot_result(engine::build_free(f))
+}
+
+/// How [`bot`] classifies the transform's result.
+fn bot_result(r: adora_core::Result<Function>) -> Result<Option<Function>, String> {
+    match r {
         Ok(g) => Ok(Some(g)),
         Err(d) if matches!(d.kind, ErrorKind::Resource | ErrorKind::Unsupported) => Ok(None),
         Err(d) => Err(format!("the bot transform fails: {d}")),
@@ -679,6 +685,22 @@ fn recompute_equals_reference(case: &Case) -> Outcome {
 mod tests {
     use crate::catalogue::find;
     use crate::runner::{run_property, CheckConfig};
+    use adora_core::diag::{Diagnostic, ErrorKind, Span};
+
+    /// Bot's internal errors fail the case; programs outside its fragment and resource
+    /// limits are vacuous.
+    #[test]
+    fn internal_errors_of_bot_fail() {
+        let d = |kind| Diagnostic::new(kind, Span::DUMMY, "bot stopped");
+        let r = super::bot_result(Err(d(ErrorKind::Internal)));
+        assert!(
+            r.as_ref().is_err_and(|m| m.contains("error[internal]")),
+            "{r:?}"
+        );
+        for kind in [ErrorKind::Unsupported, ErrorKind::Resource] {
+            assert_eq!(super::bot_result(Err(d(kind))), Ok(None));
+        }
+    }
 
     /// Runs every `linear/` property on 200 cases with a fixed seed.
     #[test]

@@ -17,7 +17,7 @@
 //! Errors: hitting the iteration or node limit before the normal form is reachable is an
 //! [`ErrorKind::Resource`] diagnostic with the figures (iterations, e-nodes, e-classes);
 //! the wall-clock safety net is `Resource` too; an unsound merge, or a saturated e-graph
-//! without a normal form, is an internal error ([`ErrorKind::Runtime`]); programs outside
+//! without a normal form, is an internal error ([`ErrorKind::Internal`]); programs outside
 //! the seed-000 fragment are [`ErrorKind::Unsupported`] (from translation). Nothing
 //! panics on any input program, and the output is deterministic.
 
@@ -203,7 +203,7 @@ fn in_normal_form(eg: &crate::ir::analysis::IrGraph, root: egg::Id) -> bool {
 
 fn internal(msg: String) -> Diagnostic {
     Diagnostic::new(
-        ErrorKind::Runtime,
+        ErrorKind::Internal,
         Span::DUMMY,
         format!("internal error in bot: {msg}"),
     )

@@ -107,7 +107,14 @@ pub fn prepare_with(f: &Function, cfg: &BotConfig) -> Result<Function> {
     let mut g = out.function;
     let params: Vec<adora_core::ast::Name> = g.params.iter().map(|p| p.name.clone()).collect();
     g.body = adora_core::with_stack(|| visit::rename_unique(&params, &g.body));
-    adora_core::with_stack(|| adora_core::check::check_function(&g))?;
+    adora_core::with_stack(|| adora_core::check::check_function(&g)).map_err(|d| {
+        Diagnostic::new(
+            ErrorKind::Internal,
+            d.span,
+            format!("internal error: bot's output does not type-check: {d}"),
+        )
+        .with_note(adora_core::pretty::function(&g))
+    })?;
     check_fragment(&g, "dual", false)?;
     Ok(g)
 }

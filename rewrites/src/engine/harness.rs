@@ -34,6 +34,8 @@ pub trait Mode: Scalar {
     fn agrees(actual: &Self, expected: &Self, tol: f64) -> bool;
     /// How agreement is judged at [`F64_TOLERANCE`], for reports.
     const AGREEMENT: &'static str;
+    /// Whether agreement means equality (exact mode) rather than a tolerance.
+    const EXACT: bool;
 }
 
 impl Mode for Rat {
@@ -44,6 +46,7 @@ impl Mode for Rat {
         actual == expected
     }
     const AGREEMENT: &'static str = "exactly";
+    const EXACT: bool = true;
 }
 
 impl Mode for f64 {
@@ -54,6 +57,7 @@ impl Mode for f64 {
         actual == expected || (actual - expected).abs() <= tol * expected.abs().max(1.0)
     }
     const AGREEMENT: &'static str = "within relative tolerance 1e-9";
+    const EXACT: bool = false;
 }
 
 /// A question with its seeds.

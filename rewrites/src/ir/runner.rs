@@ -6,7 +6,7 @@
 //! result is good enough); [`PhaseStop::Goal`] when the phase's goal predicate held. The
 //! wall-clock limit is a safety net only (it makes runs non-reproducible): hitting it is an
 //! [`ErrorKind::Resource`] diagnostic. An analysis conflict (see
-//! [`super::analysis::IrAnalysis::conflict`]) is an [`ErrorKind::Runtime`] diagnostic
+//! [`super::analysis::IrAnalysis::conflict`]) is an [`ErrorKind::Internal`] diagnostic
 //! naming the conflict, the iteration and the rule whose application produced it (a
 //! wrapping scheduler checks the conflict after each rule's application; a conflict that
 //! surfaces only while rebuilding names the rules applied in that iteration). After a
@@ -308,7 +308,7 @@ fn finish(
             }
         };
         return Err(Diagnostic::new(
-            ErrorKind::Runtime,
+            ErrorKind::Internal,
             Span::DUMMY,
             format!(
                 "internal error: phase `{}` made an unsound merge ({at}): {c}",
@@ -336,7 +336,7 @@ fn finish(
         }
         other => {
             return Err(Diagnostic::new(
-                ErrorKind::Runtime,
+                ErrorKind::Internal,
                 Span::DUMMY,
                 format!(
                     "internal error: phase `{}` stopped unexpectedly: {other:?}",

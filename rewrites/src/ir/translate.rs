@@ -77,7 +77,7 @@ pub fn to_recexpr(f: &Function) -> Result<(RecExpr<Ir>, IrAnalysis)> {
 
 fn internal(span: Span, msg: &str) -> Diagnostic {
     Diagnostic::new(
-        ErrorKind::Runtime,
+        ErrorKind::Internal,
         span,
         format!("internal error: translating into the e-graph gave an ill-typed term: {msg}"),
     )

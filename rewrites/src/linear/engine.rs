@@ -19,7 +19,7 @@ use super::util::internal;
 use super::values::{eval_def, from_tangent, tangent_part};
 use crate::engine::{DerivativeProgram, Derivatives, Engine, Fragment, Question, Runtime};
 use adora_core::ast::{ExprKind, Function};
-use adora_core::diag::{Diagnostic, ErrorKind, Result};
+use adora_core::diag::Result;
 use adora_core::linear::LinearProgram;
 use adora_semantics::eval::EvalOptions;
 use adora_semantics::reference::{
@@ -33,9 +33,9 @@ use adora_semantics::value::Value;
 pub struct Linear;
 
 /// A build-free version of `f`: `f` itself, or its bot normal form when it contains
-/// `build`. When the bot transform cannot reach its normal form (an internal error of
-/// kind `Runtime`), the program is declined as `Unsupported` (with the bot's message as a
-/// note); resource limits stay `Resource` errors.
+/// `build`. Bot's errors pass through unchanged: resource limits stay `Resource`, and a
+/// bot that cannot reach the normal form (which seed 000 Theorem 5.1 guarantees) is an
+/// `Internal` error, never a skip.
 pub fn build_free(f: &Function) -> Result<Function> {
     let has_build = adora_core::visit::subexprs(&f.body)
         .iter()
@@ -43,16 +43,7 @@ pub fn build_free(f: &Function) -> Result<Function> {
     if !has_build {
         return Ok(f.clone());
     }
-    match crate::bot::transform(f, &crate::bot::BotConfig::default()) {
-        Ok(out) => Ok(out.function),
-        Err(d) if d.kind == ErrorKind::Runtime => Err(Diagnostic::new(
-            ErrorKind::Unsupported,
-            d.span,
-            "the linear engine needs a build-free program, and the bot transform did not reach its normal form",
-        )
-        .with_note(d.message)),
-        Err(d) => Err(d),
-    }
+    crate::bot::transform(f, &crate::bot::BotConfig::default()).map(|out| out.function)
 }
 
 /// `J(f)`: the linearized program of an elaborated core function (its non-linear Linear A

@@ -72,7 +72,10 @@ pub fn lower(p: &LinearProgram, entry: &str) -> Result<Function> {
         ret,
         body,
     };
-    adora_core::check::check_function(&f)?;
+    adora_core::check::check_function(&f).map_err(|d| {
+        internal(format!("the lowered program does not type-check: {d}"))
+            .with_note(adora_core::pretty::function(&f))
+    })?;
     Ok(f)
 }
 

@@ -293,10 +293,10 @@ pub fn unsupported(span: Span, msg: impl Into<String>) -> Diagnostic {
 }
 
 /// An internal-invariant diagnostic (a transformation met a program its input checks
-/// should have rejected); reported as a type error, never a panic.
+/// should have rejected): [`ErrorKind::Internal`], never a panic.
 pub fn internal(msg: impl Into<String>) -> Diagnostic {
     Diagnostic::new(
-        ErrorKind::Type,
+        ErrorKind::Internal,
         Span::DUMMY,
         format!("linear engine: {}", msg.into()),
     )

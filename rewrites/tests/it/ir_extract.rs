@@ -202,7 +202,7 @@ fn failures_are_diagnostics() {
     let (f, tr) = setup("def main(x: R[3]) -> R = sum(x)");
     let wrong: RecExpr<Ir> = "v0".parse().unwrap();
     let d = to_function(&wrong, &tr.egraph.analysis, &f).unwrap_err();
-    assert_eq!(d.kind, ErrorKind::Runtime);
+    assert_eq!(d.kind, ErrorKind::Internal);
     assert!(d.message.contains("does not re-check"), "{}", d.message);
     let escaping: RecExpr<Ir> = "(+ (sum v0) (real i0))".parse().unwrap();
     let d = to_function(&escaping, &tr.egraph.analysis, &f).unwrap_err();

@@ -83,7 +83,7 @@ fn an_unsound_rule_is_named_in_the_error() {
         rewrite!("test/sum-drop"; "(sum ?x)" => "?x"),
     ];
     let d = run_phase(&mut tr, &rules, &Phase::new("unsound")).unwrap_err();
-    assert_eq!(d.kind, ErrorKind::Runtime);
+    assert_eq!(d.kind, ErrorKind::Internal);
     assert!(d.message.contains("`test/sum-drop`"), "{}", d.message);
     assert!(
         d.message.contains("types") && d.message.contains("R[3]"),

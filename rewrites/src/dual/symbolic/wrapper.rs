@@ -145,7 +145,7 @@ pub fn gradient_program(f: &Function) -> Result<GradientProgram> {
     };
     adora_core::with_stack(|| check_function(&function)).map_err(|d| {
         Diagnostic::new(
-            ErrorKind::Unsupported,
+            ErrorKind::Internal,
             f.body.span,
             format!("internal error: the gradient program does not type-check: {d}"),
         )

@@ -14,7 +14,7 @@
 //!    outermost legal scope (under a binder only when they mention its index variables).
 //! 4. **Re-check**: the function (original name, parameters and result type) must pass
 //!    `adora_core::check::check_function`; otherwise an internal-error diagnostic
-//!    ([`ErrorKind::Runtime`]) carrying the printed program is returned, never a panic.
+//!    ([`ErrorKind::Internal`]) carrying the printed program is returned, never a panic.
 //!
 //! Extraction reads only the classes reachable from the requested root, and works on an
 //! e-graph that is not rebuilt (children are canonicalised with `find`), so custom
@@ -103,7 +103,7 @@ impl CostModel for BuildFreeCost {
 
 fn internal(msg: impl std::fmt::Display) -> Diagnostic {
     Diagnostic::new(
-        ErrorKind::Runtime,
+        ErrorKind::Internal,
         Span::DUMMY,
         format!("internal error in extraction: {msg}"),
     )
