@@ -402,7 +402,7 @@ impl Run<'_> {
 mod tests {
     use super::run_case;
     use crate::case::parse_case;
-    use crate::engine::{Derivatives, Engine, Reference};
+    use crate::engine::{Derivatives, Engine, Reference, Runtime};
     use adora_core::ast::Function;
     use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
     use adora_semantics::eval::EvalOptions;
@@ -432,6 +432,9 @@ mod tests {
     impl Engine for Broken {
         fn name(&self) -> &str {
             "broken"
+        }
+        fn runtime(&self) -> Option<&dyn Runtime> {
+            Some(self)
         }
     }
 

@@ -1,7 +1,7 @@
 //! Regression: engine `dual-scalar` in f64 mode gives the reference's IEEE derivatives at
 //! singularities (docs/language.md, "Semantic conventions": every product of the chain
 //! rule is formed, `pow` uses `k · x^(k-1)`).
-use adora_rewrites::engine::{find, EngineScalar};
+use adora_rewrites::engine::{find, harness};
 use adora_semantics::eval::EvalOptions;
 use adora_semantics::value::Value;
 
@@ -9,10 +9,7 @@ use adora_semantics::value::Value;
 fn grad(engine: &str, body: &str, x: f64) -> (f64, f64) {
     let f = adora_core::load(&format!("def main(x: R) -> R = {body}"), "main").unwrap();
     let e = find(engine).unwrap();
-    let answers = <f64 as EngineScalar>::answers(e.as_ref());
-    let g = answers
-        .gradient(&f, &[Value::real(x)], &EvalOptions::default())
-        .unwrap();
+    let g = harness::gradient(e.as_ref(), &f, &[Value::real(x)], &EvalOptions::default()).unwrap();
     let value = *g.value.as_real().unwrap();
     let d = *g.grads[0].as_ref().unwrap().as_real().unwrap();
     (value, d)
@@ -47,14 +44,13 @@ fn dual_scalar_jvp_keeps_structural_zeros() {
     // y has no tangent: x * sqrt(y) at y = 0 has tangent sqrt(0) · 1 = 0, never x · inf · 0.
     let f = adora_core::load("def main(x: R, y: R) -> R = x * sqrt(y)", "main").unwrap();
     let e = find("dual-scalar").unwrap();
-    let answers = <f64 as EngineScalar>::answers(e.as_ref());
-    let (_, t) = answers
-        .jvp(
-            &f,
-            &[Value::real(2.0), Value::real(0.0)],
-            &[Some(Value::real(1.0)), None],
-            &EvalOptions::default(),
-        )
-        .unwrap();
+    let (_, t) = harness::jvp(
+        e.as_ref(),
+        &f,
+        &[Value::real(2.0), Value::real(0.0)],
+        &[Some(Value::real(1.0)), None],
+        &EvalOptions::default(),
+    )
+    .unwrap();
     assert_eq!(t, Value::real(0.0));
 }
