@@ -143,7 +143,7 @@ impl Parser<'_> {
         let is_gather = matches!(self.peek(), Tok::Kw(Keyword::Gather));
         let start = self.bump().span;
         self.expect(&Tok::LParen)?;
-        let shape = self.shape(false)?;
+        let shape = self.shape(true)?;
         self.expect(&Tok::Comma)?;
         let x = self.expr()?;
         self.expect(&Tok::Comma)?;
@@ -273,7 +273,12 @@ impl Parser<'_> {
             self.bump();
         }
         let params = if self.eat(&Tok::LParen).is_some() {
-            self.names_until_rparen()?
+            // `() => e`: no binders (a gather to a rank-0 shape).
+            if self.eat(&Tok::RParen).is_some() {
+                Vec::new()
+            } else {
+                self.names_until_rparen()?
+            }
         } else if matches!(self.peek(), Tok::Ident(_)) {
             vec![self.name()?.0]
         } else {

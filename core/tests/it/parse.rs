@@ -511,3 +511,16 @@ fn spans_cover_the_source_text() {
         "build 2 (i => i)"
     );
 }
+
+/// Derivative programs scatter to and gather from rank-0 shapes (`scatter([], x, i => [])`
+/// sums `x`); such a program prints as source that must parse again (found by
+/// `adora check --seed 1001`: `dual/program-rechecks`, `linear/program-rechecks`).
+#[test]
+fn gather_and_scatter_accept_an_empty_result_shape() {
+    let src = "def main(x: R[2], y: R[3]) -> (R, R) =\n  \
+               (scatter([], x, i => []), gather([], y, () => [1]))\n";
+    let f = adora_core::load(src, "main").expect("rank-0 gather and scatter load");
+    let printed = adora_core::pretty::function(&f);
+    let again = adora_core::load(&printed, "main").expect("the printed program loads again");
+    assert_eq!(adora_core::pretty::function(&again), printed);
+}
