@@ -9,7 +9,8 @@
 //! form on that term ([`projection::check_term`]), re-introduces lets, re-type-checks, and
 //! checks the normal form of the function ([`projection::check_normal_form`], the shared
 //! [`normal_form::check_normal_form`] with projections of tuple variables counted as
-//! variables). [`show`] prints the result as source.
+//! variables). [`prepare`] is the one preparation the engines run (one configuration,
+//! [`engine_config`]); [`show`] prints its result as source.
 //!
 //! The rules live in `rules/` (one module per figure; docs/rules/bot.md explains the
 //! encoding: lets by sharing, binders, substitution on representatives, guards).
@@ -23,10 +24,12 @@
 
 mod goal;
 pub mod normal_form;
+mod prepare;
 pub mod projection;
 mod rules;
 pub mod table;
 
+pub use prepare::{engine_config, has_build, prepare, show};
 pub use table::{RuleInfo, RULES};
 
 use crate::ir::analysis::IrAnalysis;
@@ -182,13 +185,6 @@ pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
         applied: report.applied.clone(),
         phases: vec![report],
     })
-}
-
-/// The bot output of `f` (default limits) printed as a full `def` — valid source that
-/// parses, checks and evaluates to the same values (`adora show --stage bot`).
-pub fn show(f: &Function) -> Result<String> {
-    let out = transform(f, &BotConfig::default())?;
-    Ok(adora_core::pretty::function(&out.function))
 }
 
 /// Whether the best well-scoped term of `root` is in Theorem 5.1's normal form, as

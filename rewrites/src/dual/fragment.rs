@@ -10,7 +10,6 @@
 //! `scatter_into`, `loop`, lazy `if`) are rejected with an `Unsupported` error naming the
 //! construct and its position, and so is any construct added to the language later.
 
-use crate::bot::BotConfig;
 use adora_core::ast::{Expr, ExprKind, Function};
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::visit;
@@ -64,57 +63,17 @@ fn reject(e: &Expr, engine: &str, what: &str) -> Diagnostic {
     )
 }
 
-/// Whether `f` contains a `build`.
-pub fn has_build(f: &Function) -> bool {
-    visit::subexprs(&f.body)
-        .iter()
-        .any(|e| matches!(e.kind, ExprKind::Build(..)))
-}
-
-/// The limits `dual` runs bot with: at most 40 iterations and 20,000 e-nodes, a 10 s
-/// safety net. Bot's result is the cheapest build-free term found when the phase stops,
-/// so small limits suffice for the programs we know (the whole golden corpus reaches its
-/// normal form within them in about a second), while bot's default limits (200
-/// iterations, 400,000 e-nodes) let some e-graphs (`specs/programs/arrays/build3d.adl`)
-/// grow for minutes.
-pub fn dual_bot_config() -> BotConfig {
-    BotConfig::default()
-        .with_iter_limit(40)
-        .with_node_limit(20_000)
-        .with_time_limit(std::time::Duration::from_secs(10))
-}
-
 /// The program the dual-arrays transformation differentiates: `f` checked (well typed,
-/// elaborated, inside the fragment), then, when it contains a `build`, put in bot's
-/// normal form ([`crate::bot::transform`] with [`dual_bot_config`]). A build-free
-/// program is differentiated as it is: the transformation accepts every build-free
-/// program of the fragment (Theorem 5.1's normal form of indexes matters for the one-hot
-/// bound, not for correctness — and without a `build` every index is evaluated once).
+/// elaborated, inside the fragment), then the one bot preparation
+/// ([`crate::bot::prepare`]: bot's normal form when `f` has a `build`, `f` itself
+/// otherwise), checked to be inside the fragment again.
 pub fn prepare(f: &Function) -> Result<Function> {
-    prepare_with(f, &dual_bot_config())
-}
-
-/// [`prepare`] with bot's limits `cfg`.
-pub fn prepare_with(f: &Function, cfg: &BotConfig) -> Result<Function> {
     adora_core::with_stack(|| adora_core::check::check_function(f))?;
     check_fragment(f, "dual", true)?;
-    if !has_build(f) {
+    if !crate::bot::has_build(f) {
         return Ok(f.clone());
     }
-    let out = adora_core::with_stack(|| crate::bot::transform(f, cfg))?;
-    // The transformation flattens `let`s, so binder names must be unique (as in every
-    // elaborated program); bot's output is made so and checked again.
-    let mut g = out.function;
-    let params: Vec<adora_core::ast::Name> = g.params.iter().map(|p| p.name.clone()).collect();
-    g.body = adora_core::with_stack(|| visit::rename_unique(&params, &g.body));
-    adora_core::with_stack(|| adora_core::check::check_function(&g)).map_err(|d| {
-        Diagnostic::new(
-            ErrorKind::Internal,
-            d.span,
-            format!("internal error: bot's output does not type-check: {d}"),
-        )
-        .with_note(adora_core::pretty::function(&g))
-    })?;
+    let g = crate::bot::prepare(f)?;
     check_fragment(&g, "dual", false)?;
     Ok(g)
 }

@@ -18,7 +18,7 @@ use super::unzip::{lin_name, primal_name, unzip_program, Checkpoint};
 use super::util::internal;
 use super::values::{eval_def, from_tangent, tangent_part};
 use crate::engine::{DerivativeProgram, Derivatives, Engine, Fragment, Question, Runtime};
-use adora_core::ast::{ExprKind, Function};
+use adora_core::ast::Function;
 use adora_core::diag::Result;
 use adora_core::linear::LinearProgram;
 use adora_semantics::eval::EvalOptions;
@@ -32,18 +32,12 @@ use adora_semantics::value::Value;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Linear;
 
-/// A build-free version of `f`: `f` itself, or its bot normal form when it contains
-/// `build`. Bot's errors pass through unchanged: resource limits stay `Resource`, and a
-/// bot that cannot reach the normal form (which seed 000 Theorem 5.1 guarantees) is an
-/// `Internal` error, never a skip.
+/// A build-free version of `f`: the one bot preparation ([`crate::bot::prepare`]: `f`
+/// itself, or its bot normal form when it contains `build`). Bot's errors pass through
+/// unchanged: resource limits stay `Resource`, and a bot that cannot reach the normal form
+/// (which seed 000 Theorem 5.1 guarantees) is an `Internal` error, never a skip.
 pub fn build_free(f: &Function) -> Result<Function> {
-    let has_build = adora_core::visit::subexprs(&f.body)
-        .iter()
-        .any(|e| matches!(e.kind, ExprKind::Build(..)));
-    if !has_build {
-        return Ok(f.clone());
-    }
-    crate::bot::transform(f, &crate::bot::BotConfig::default()).map(|out| out.function)
+    crate::bot::prepare(f)
 }
 
 /// `J(f)`: the linearized program of an elaborated core function (its non-linear Linear A

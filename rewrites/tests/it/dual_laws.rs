@@ -88,7 +88,7 @@ fn delta_size_does_not_grow_with_array_sizes() {
         .map(|&n| {
             let f = load(&conv_source(n));
             let g = fragment::prepare(&f).expect("bot");
-            assert!(!fragment::has_build(&g));
+            assert!(!adora_rewrites::bot::has_build(&g));
             let xs = random_inputs(&f, 2);
             let dual = runtime_delta_nodes(&g, &xs, &opts).expect("forward");
             let sc = scalar::delta_nodes(&f, &xs, &opts).expect("dual-scalar");

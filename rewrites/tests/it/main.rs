@@ -3,6 +3,7 @@
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
 mod bot_coverage;
+mod bot_prepare;
 mod bot_programs;
 mod bot_rules;
 mod bot_scaling;
