@@ -81,31 +81,8 @@ pub(super) fn transpose<S: Scalar>(x: &RV<S>, perm: &[usize], span: Span) -> Res
         ));
     }
     fn go<T: Clone>(a: &Arr<T>, perm: &[usize]) -> Arr<T> {
-        let shape = a.shape();
-        let rank = shape.len();
-        let mut strides = vec![1usize; rank];
-        for k in (0..rank.saturating_sub(1)).rev() {
-            strides[k] = strides[k + 1] * shape[k + 1];
-        }
-        let out_shape: Vec<usize> = perm.iter().map(|&p| shape[p]).collect();
-        let out_strides: Vec<usize> = perm.iter().map(|&p| strides[p]).collect();
-        let data = a.data();
-        let mut out = Vec::with_capacity(data.len());
-        let mut idx = vec![0usize; rank];
-        let mut flat = 0usize;
-        for _ in 0..data.len() {
-            out.push(data[flat].clone());
-            for k in (0..rank).rev() {
-                idx[k] += 1;
-                flat += out_strides[k];
-                if idx[k] < out_shape[k] {
-                    break;
-                }
-                flat -= out_strides[k] * idx[k];
-                idx[k] = 0;
-            }
-        }
-        Arr::from_vec(out_shape, out)
+        let (shape, data) = crate::kernels::tensor::transpose_data(a.shape(), a.data(), perm);
+        Arr::from_vec(shape, data)
     }
     Ok(match x {
         RV::R(a) => RV::R(go(a, perm)),

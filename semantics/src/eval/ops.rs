@@ -3,9 +3,7 @@
 
 use super::layout::{append, select, transpose, unreachable_tuple};
 use super::machine::{bad_shape, ill, overflow, volume, Machine};
-use crate::kernels::arith::{
-    div_real, floor_div, floor_mod, holds, pick, pick_int, pow_int, pow_real,
-};
+use crate::kernels::arith::{div_real, holds, int_op, pick, pick_int, pow_int, pow_real};
 use crate::kernels::limits::too_large;
 use crate::rt::{Arr, RV};
 use crate::scalar::{Scalar, Transcendental};
@@ -60,25 +58,10 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
 
     /// The integer result of an arithmetic operator.
     fn int_arith(&mut self, op: BinOp, x: i64, y: i64, span: Span) -> Result<i64> {
-        let r = match op {
-            BinOp::Add => x.checked_add(y),
-            BinOp::Sub => x.checked_sub(y),
-            BinOp::Mul => x.checked_mul(y),
-            BinOp::Div => match floor_div(x, y) {
-                Some(q) => q,
-                None => {
-                    self.div_zero(span)?;
-                    Some(0)
-                }
-            },
-            _ => match floor_mod(x, y) {
-                Some(r) => Some(r),
-                None => {
-                    self.div_zero(span)?;
-                    Some(x)
-                }
-            },
-        };
+        let (r, by_zero) = int_op(op, x, y);
+        if by_zero {
+            self.div_zero(span)?;
+        }
         r.ok_or_else(|| overflow(span))
     }
 

@@ -104,6 +104,26 @@ pub fn pick_int(is_max: bool, a: i64, b: i64) -> i64 {
     }
 }
 
+/// `x op y` on integers (`+ - * / %`, docs/language.md: `/` is floor division and `%`
+/// its remainder, both total): the result (`None` on overflow) and whether the divisor
+/// was zero (then `x / 0 = 0` and `x % 0 = x`; the caller counts the event or, under
+/// `--strict`, reports it).
+pub fn int_op(op: BinOp, x: i64, y: i64) -> (Option<i64>, bool) {
+    match op {
+        BinOp::Add => (x.checked_add(y), false),
+        BinOp::Sub => (x.checked_sub(y), false),
+        BinOp::Mul => (x.checked_mul(y), false),
+        BinOp::Div => match floor_div(x, y) {
+            Some(q) => (q, false),
+            None => (Some(0), true),
+        },
+        _ => match floor_mod(x, y) {
+            Some(r) => (Some(r), false),
+            None => (Some(x), true),
+        },
+    }
+}
+
 /// Floor division on `Z`: `None` for a zero divisor, `Some(None)` on overflow.
 pub fn floor_div(x: i64, y: i64) -> Option<Option<i64>> {
     if y == 0 {

@@ -2,7 +2,7 @@
 //! conventions"): the errors they raise, and [`Checks`], the counters of a runtime that
 //! is not the evaluator (the dual-arrays runtime passes of `adora-rewrites`).
 
-use super::arith::{floor_div, floor_mod};
+use super::arith::int_op;
 use crate::eval::EvalOptions;
 use crate::scalar::Scalar;
 use adora_core::ast::BinOp;
@@ -118,25 +118,10 @@ impl<'o> Checks<'o> {
 
     /// `x op y` on integers (`+ - * / %`).
     pub fn int_arith(&mut self, op: BinOp, x: i64, y: i64, span: Span) -> Result<i64> {
-        let r = match op {
-            BinOp::Add => x.checked_add(y),
-            BinOp::Sub => x.checked_sub(y),
-            BinOp::Mul => x.checked_mul(y),
-            BinOp::Div => match floor_div(x, y) {
-                Some(q) => q,
-                None => {
-                    self.div_zero(span)?;
-                    Some(0)
-                }
-            },
-            _ => match floor_mod(x, y) {
-                Some(r) => Some(r),
-                None => {
-                    self.div_zero(span)?;
-                    Some(x)
-                }
-            },
-        };
+        let (r, by_zero) = int_op(op, x, y);
+        if by_zero {
+            self.div_zero(span)?;
+        }
         r.ok_or_else(|| overflow(span))
     }
 

@@ -10,9 +10,9 @@
 //! | [`tensor::read_prefix`], [`tensor::gather_rows`] | out-of-bounds `index` / `gather` reads give zeros of the read shape |
 //! | [`tensor::scatter_slots`], [`tensor::scatter_rows`] | out-of-bounds `scatter` writes are dropped; colliding writes add, in index order |
 //! | [`tensor::one_hot`] | the transpose of indexing: out of bounds gives all zeros |
-//! | [`tensor::select`], [`tensor::transpose`], [`tensor::append`], [`tensor::stack`], [`tensor::replicate`], [`tensor::reshape`], [`tensor::slice_outer`] | layout operations (row-major) |
+//! | [`tensor::select`], [`tensor::transpose`] ([`tensor::transpose_data`]), [`tensor::append`], [`tensor::stack`], [`tensor::replicate`], [`tensor::reshape`], [`tensor::slice_outer`] | layout operations (row-major) |
 //! | [`arith::div_real`] | total division: `x / 0 = 0` exact, IEEE in f64, and one division-by-zero event |
-//! | [`arith::floor_div`], [`arith::floor_mod`] | `Z` division is floor division, `x / 0 = 0`, `x % 0 = x` (an event); overflow is an error |
+//! | [`arith::int_op`], [`arith::floor_div`], [`arith::floor_mod`] | `Z` division is floor division, `x / 0 = 0`, `x % 0 = x` (an event); overflow is an error |
 //! | [`arith::pow_real`], [`arith::pow_int`], [`arith::pow_total`] | `pow(x, k)`: `|k|` multiplications from one, `k < 0` the total reciprocal; `pow(x, 0) = 1` |
 //! | [`arith::pick`], [`arith::pick_int`], [`arith::keeps_left`] | ties: `max(a, b)` is `a` when `a >= b`, `min(a, b)` is `a` when `a <= b` (primal values) |
 //! | [`arith::holds`] | comparison operators on primal values (an unordered `NaN` compares unequal) |

@@ -153,7 +153,17 @@ pub fn scatter_rows<T: Clone, E>(
 
 /// `transpose(perm, t)`: result dimension `k` is dimension `perm[k]` of `t`.
 pub fn transpose<T: Clone>(t: &Tensor<T>, perm: &[usize]) -> Tensor<T> {
-    let shape = &t.shape;
+    let (shape, data) = transpose_data(&t.shape, &t.data, perm);
+    Tensor { shape, data }
+}
+
+/// The row-major data and shape of `transpose(perm, x)` for `x` of `shape` with row-major
+/// `data` (`perm` a permutation of the dimensions; the caller checks it).
+pub fn transpose_data<T: Clone>(
+    shape: &[usize],
+    data: &[T],
+    perm: &[usize],
+) -> (Vec<usize>, Vec<T>) {
     let rank = shape.len();
     let mut strides = vec![1usize; rank];
     for k in (0..rank.saturating_sub(1)).rev() {
@@ -161,11 +171,11 @@ pub fn transpose<T: Clone>(t: &Tensor<T>, perm: &[usize]) -> Tensor<T> {
     }
     let out_shape: Vec<usize> = perm.iter().map(|&p| shape[p]).collect();
     let out_strides: Vec<usize> = perm.iter().map(|&p| strides[p]).collect();
-    let mut out = Vec::with_capacity(t.data.len());
+    let mut out = Vec::with_capacity(data.len());
     let mut idx = vec![0usize; rank];
     let mut flat = 0usize;
-    for _ in 0..t.data.len() {
-        out.push(t.data[flat].clone());
+    for _ in 0..data.len() {
+        out.push(data[flat].clone());
         for k in (0..rank).rev() {
             idx[k] += 1;
             flat += out_strides[k];
@@ -176,10 +186,7 @@ pub fn transpose<T: Clone>(t: &Tensor<T>, perm: &[usize]) -> Tensor<T> {
             idx[k] = 0;
         }
     }
-    Tensor {
-        shape: out_shape,
-        data: out,
-    }
+    (out_shape, out)
 }
 
 /// `append(a, b)` along the outermost dimension.
