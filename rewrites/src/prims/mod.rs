@@ -34,8 +34,10 @@
 //!
 //! Engines interpret the templates in their own representation: engine `dual-scalar` at
 //! scalars ([`partials::eval_scalar`], `rewrites/src/dual/scalar.rs`) and engine
-//! `linear`'s JVP as Linear A statements (`rewrites/src/linear/jvp.rs`). Engine `dual`'s
-//! runtime forward pass and symbolic pass still carry their own rules (to be moved).
+//! `linear`'s JVP as Linear A statements (`rewrites/src/linear/jvp.rs`); engine `dual`'s
+//! runtime forward pass takes the transcendentals (`exp` … `sqrt`) from the table
+//! (`rewrites/src/dual/forward/prims.rs`). Its other runtime rules and its symbolic pass
+//! still carry their own descriptions (to be moved).
 //!
 //! The reference derivative (`adora_semantics::dual`, `adora_semantics::reference`) is
 //! deliberately NOT derived from this table: it stays an independent description, so

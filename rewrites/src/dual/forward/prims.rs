@@ -10,6 +10,7 @@
 //! | `a * b` | `(u v, Add(Scale(v, du), Scale(u, dv)))` |
 //! | `a * a` | `(u u, Scale(2 u, du))` (the same operand twice) |
 //! | `a / b` | `q = u / v`: `(q, DivBy(v, Add(du, Neg(Scale(q, dv)))))` (total: `x/0` has derivative 0) |
+//! | `exp a` … `sqrt a` | the table of primitives' partial (docs/rules/primitives.md), elementwise; `1 / t` as `DivBy(t, du)` |
 //! | `exp a` | `y = exp u`: `(y, Scale(y, du))` |
 //! | `log a` | `(log u, DivBy(u, du))` |
 //! | `sin a`, `cos a` | `Scale(cos u, du)`, `Scale(-sin u, du)` |
@@ -29,6 +30,8 @@
 use super::super::delta::Delta;
 use super::super::value::DV;
 use super::{unsupported, Forward};
+use crate::prims::partials::{eval_scalar, Env, T};
+use crate::prims::{deriv_at, Deriv, PrimId};
 use adora_core::ast::{BinOp, Expr, Prim, UnOp};
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_semantics::kernels::arith::{holds, keeps_left, pow_total, sign};
@@ -161,29 +164,46 @@ impl<S: Scalar> Forward<'_, S> {
             return Ok(self.real(y, |_| du));
         }
         let y = Rc::new(y);
-        let d = match f {
-            Transcendental::Exp => Delta::scale(y.clone(), du),
-            Transcendental::Log => Delta::div_by(u.clone(), du),
-            Transcendental::Sin => Delta::scale(
-                Rc::new(map_with(&u, |x| apply(x, Transcendental::Cos))?),
-                du,
-            ),
-            Transcendental::Cos => Delta::scale(
-                Rc::new(map_with(&u, |x| {
-                    apply(x, Transcendental::Sin).map(|s| s.neg())
-                })?),
-                du,
-            ),
-            Transcendental::Tanh => Delta::scale(
-                Rc::new(map_with(&y, |t| {
-                    Ok::<_, Diagnostic>(S::one().sub(&t.mul(t)))
-                })?),
-                du,
-            ),
-            Transcendental::Sqrt => Delta::div_by(
-                Rc::new(map_with(&y, |r| Ok::<_, Diagnostic>(r.add(r)))?),
-                du,
-            ),
+        let id = match f {
+            Transcendental::Exp => PrimId::Exp,
+            Transcendental::Log => PrimId::Log,
+            Transcendental::Sin => PrimId::Sin,
+            Transcendental::Cos => PrimId::Cos,
+            Transcendental::Tanh => PrimId::Tanh,
+            Transcendental::Sqrt => PrimId::Sqrt,
+        };
+        let Deriv::Partials([p]) = deriv_at(id, 0) else {
+            return Err(ill(span, format!("`{}` has one partial", f.name())));
+        };
+        // The table's partial, elementwise (docs/rules/primitives.md). Special cases, tried
+        // first: the result itself (`exp`) is shared, not copied, and a partial `1 / t` is
+        // the Delta `DivBy(t, du)` (no reciprocal array).
+        let at = |t: &T| -> Result<Tensor<S>> {
+            let data = u
+                .data
+                .iter()
+                .zip(&y.data)
+                .map(|(a, r)| {
+                    let env = Env {
+                        a: a.clone(),
+                        b: a.clone(),
+                        y: r.clone(),
+                        k: 0,
+                    };
+                    eval_scalar(t, &env)
+                        .map_err(|n| Diagnostic::new(ErrorKind::NonRational, span, n.message()))
+                })
+                .collect::<Result<Vec<S>>>()?;
+            Ok(Tensor {
+                shape: u.shape.clone(),
+                data,
+            })
+        };
+        let d = match p.bare() {
+            T::Y => Delta::scale(y.clone(), du),
+            T::Div(one, T::A) if one.bare() == &T::Int(1) => Delta::div_by(u.clone(), du),
+            T::Div(one, t) if one.bare() == &T::Int(1) => Delta::div_by(Rc::new(at(t)?), du),
+            t => Delta::scale(Rc::new(at(t)?), du),
         };
         Ok(DV::R(y, d))
     }
