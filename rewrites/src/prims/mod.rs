@@ -35,7 +35,7 @@
 //! Engines interpret the templates in their own representation: engine `dual-scalar` at
 //! scalars ([`partials::eval_scalar`], `rewrites/src/dual/scalar.rs`) and engine
 //! `linear`'s JVP as Linear A statements (`rewrites/src/linear/jvp.rs`); engine `dual`'s
-//! runtime forward pass takes the transcendentals (`exp` … `sqrt`) from the table
+//! runtime forward pass takes the transcendentals (`exp` … `sqrt`) and `pow` from the table
 //! (`rewrites/src/dual/forward/prims.rs`). Its other runtime rules and its symbolic pass
 //! still carry their own descriptions (to be moved).
 //!
