@@ -9,19 +9,24 @@
 //! Implementation: the generic evaluator of `adora_semantics` instantiated at the scalar
 //! type [`DScalar`], which records Delta nodes as it computes (the type-class
 //! instantiation of §8 / App. D, with Rust's `Scalar` trait in the role of the class).
-//! The derivative rules are the reference's (`adora_semantics::dual`), so gradients are
-//! exact. In f64 mode (`F` [keeps explicit zeros](Scalar::keeps_explicit_zeros)) a `Scale`
+//! The derivative rules are the table of primitives ([`crate::prims`], interpreted at
+//! scalars by [`crate::prims::partials::eval_scalar`]), checked against the reference
+//! (`adora_semantics::dual`), so gradients are exact. Documented special cases, tried
+//! first: `abs` at a positive (or unordered) argument is the dual number itself (no new
+//! Delta node), exact `pow` is the evaluator's repeated product (its Delta is built by
+//! the product rule), and the f64 division by zero keeps the reference's factored form. In f64 mode (`F` [keeps explicit zeros](Scalar::keeps_explicit_zeros)) a `Scale`
 //! by zero is kept and `pow` and `abs` use the textbook rules, as the reference does
 //! (docs/language.md, "Semantic conventions"): every product of the chain rule is formed
 //! in IEEE, so `x * sqrt(x)` at `0` has derivative `0 · inf = NaN`. `Share` ids come from one process-wide increasing counter (horde-ad's
 //! `unsafePerformIO` counter): children are built before parents, so invariant 1 holds,
 //! and only the relative order of ids matters.
 
+use crate::prims::partials::{eval_scalar, Env, T};
+use crate::prims::{deriv_at, Deriv, PrimId};
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::types::Type;
 use adora_semantics::eval::{eval, EvalOptions};
-use adora_semantics::kernels::arith::pow_total;
 use adora_semantics::reference::Gradient;
 use adora_semantics::scalar::{NonRational, Scalar, Transcendental};
 use adora_semantics::value::{Tensor, Value};
@@ -136,10 +141,54 @@ impl<F: Scalar> PartialEq for DScalar<F> {
     }
 }
 
-fn recip<F: Scalar>(x: &F) -> F {
-    F::one()
-        .checked_div(x)
-        .unwrap_or_else(|| F::one().div_by_zero(x))
+/// The Delta of `y = id(a, b)` (static exponent `k`) by the table of primitives:
+/// `Σᵢ ∂ᵢ · dᵢ`, a partial `1` passing its Delta through (seed 000 Fig. 14).
+fn table_delta<F: Scalar>(
+    id: PrimId,
+    env: &Env<F>,
+    deltas: &[&SD<F>],
+) -> std::result::Result<SD<F>, NonRational> {
+    // The primitives of the scalar arithmetic below all have partials (`pow(x, 0)` has
+    // none, a constant); `min`, `max` and `select` are composed by the evaluator from
+    // comparisons, so they never reach here.
+    let Deriv::Partials(ps) = deriv_at(id, env.k) else {
+        return Ok(SD::zero());
+    };
+    let mut acc = SD::zero();
+    for (p, d) in ps.iter().zip(deltas) {
+        let term = match p {
+            T::Int(1) => (*d).clone(),
+            _ => SD::scale(eval_scalar(p, env)?, (*d).clone()),
+        };
+        acc = SD::add(acc, term);
+    }
+    Ok(acc)
+}
+
+impl<F: Scalar> DScalar<F> {
+    /// `id(self, o)` with primal result `y` (no transcendental reaches here).
+    fn binary(&self, o: &Self, id: PrimId, y: F) -> Self {
+        let env = Env {
+            a: self.value.clone(),
+            b: o.value.clone(),
+            y: y.clone(),
+            k: 0,
+        };
+        let d = table_delta(id, &env, &[&self.delta, &o.delta])
+            .unwrap_or_else(|_| unreachable!("arithmetic partials are rational"));
+        DScalar::new(y, d)
+    }
+    /// `id(self)` (static exponent `k`) with primal result `y`.
+    fn unary(&self, id: PrimId, k: i64, y: F) -> std::result::Result<Self, NonRational> {
+        let env = Env {
+            a: self.value.clone(),
+            b: self.value.clone(),
+            y: y.clone(),
+            k,
+        };
+        let d = table_delta(id, &env, &[&self.delta])?;
+        Ok(DScalar::new(y, d))
+    }
 }
 
 impl<F: Scalar> Scalar for DScalar<F> {
@@ -159,43 +208,25 @@ impl<F: Scalar> Scalar for DScalar<F> {
         self.value.is_zero() && self.delta.is_zero()
     }
     fn add(&self, o: &Self) -> Self {
-        DScalar::new(
-            self.value.add(&o.value),
-            SD::add(self.delta.clone(), o.delta.clone()),
-        )
+        self.binary(o, PrimId::Add, self.value.add(&o.value))
     }
     fn sub(&self, o: &Self) -> Self {
-        let d = SD::add(
-            self.delta.clone(),
-            SD::scale(F::one().neg(), o.delta.clone()),
-        );
-        DScalar::new(self.value.sub(&o.value), d)
+        self.binary(o, PrimId::Sub, self.value.sub(&o.value))
     }
     fn mul(&self, o: &Self) -> Self {
-        let d = SD::add(
-            SD::scale(o.value.clone(), self.delta.clone()),
-            SD::scale(self.value.clone(), o.delta.clone()),
-        );
-        DScalar::new(self.value.mul(&o.value), d)
+        self.binary(o, PrimId::Mul, self.value.mul(&o.value))
     }
     fn neg(&self) -> Self {
-        DScalar::new(
-            self.value.neg(),
-            SD::scale(F::one().neg(), self.delta.clone()),
-        )
+        self.unary(PrimId::Neg, 0, self.value.neg())
+            .unwrap_or_else(|_| unreachable!("the partial of negation is rational"))
     }
     fn checked_div(&self, o: &Self) -> Option<Self> {
-        // (a / b)' = a' / b - q b' / b, as the reference's dual numbers.
         let q = self.value.checked_div(&o.value)?;
-        let inv = recip(&o.value);
-        let nb = q.mul(&inv).neg();
-        let d = SD::add(
-            SD::scale(inv, self.delta.clone()),
-            SD::scale(nb, o.delta.clone()),
-        );
-        Some(DScalar::new(q, d))
+        Some(self.binary(o, PrimId::Div, q))
     }
     fn div_by_zero(&self, o: &Self) -> Self {
+        // Special case (f64 mode, `b = 0`): the reference's factored form
+        // `(1 / b) · (a' - q b')`, so that IEEE forms the same infinities and NaNs.
         let q = self.value.div_by_zero(&o.value);
         let r = F::one().div_by_zero(&o.value);
         let numerator = SD::add(self.delta.clone(), SD::scale(q.neg(), o.delta.clone()));
@@ -208,15 +239,8 @@ impl<F: Scalar> Scalar for DScalar<F> {
         if !F::keeps_explicit_zeros() {
             return repeated;
         }
-        let delta = match k {
-            0 => SD::zero(),
-            1 => self.delta.clone(),
-            _ => SD::scale(
-                F::from_i64(k).mul(&pow_total(&self.value, k - 1)),
-                self.delta.clone(),
-            ),
-        };
-        DScalar::new(repeated.value, delta)
+        self.unary(PrimId::Pow, k, repeated.value)
+            .unwrap_or_else(|_| unreachable!("the partial of pow is rational"))
     }
     fn compare(&self, o: &Self) -> Option<Ordering> {
         self.value.compare(&o.value)
@@ -226,26 +250,24 @@ impl<F: Scalar> Scalar for DScalar<F> {
     }
     fn abs(&self) -> Self {
         match self.value.compare(&F::zero()) {
-            Some(Ordering::Less) => self.neg(),
-            Some(Ordering::Equal) if F::keeps_explicit_zeros() => {
-                DScalar::new(self.value.abs(), SD::scale(F::zero(), self.delta.clone()))
-            }
-            Some(Ordering::Equal) => DScalar::constant(self.value.abs()),
-            _ => self.clone(),
+            // Special case: `abs` is the identity here, the dual number itself.
+            Some(Ordering::Greater) | None => self.clone(),
+            _ => self
+                .unary(PrimId::Abs, 0, self.value.abs())
+                .unwrap_or_else(|_| unreachable!("the partial of abs is rational")),
         }
     }
     fn transcendental(&self, f: Transcendental) -> std::result::Result<Self, NonRational> {
-        let x = &self.value;
-        let y = x.transcendental(f)?;
-        let deriv = match f {
-            Transcendental::Exp => y.clone(),
-            Transcendental::Log => recip(x),
-            Transcendental::Sin => x.transcendental(Transcendental::Cos)?,
-            Transcendental::Cos => x.transcendental(Transcendental::Sin)?.neg(),
-            Transcendental::Tanh => F::one().sub(&y.mul(&y)),
-            Transcendental::Sqrt => recip(&y.add(&y)),
+        let y = self.value.transcendental(f)?;
+        let id = match f {
+            Transcendental::Exp => PrimId::Exp,
+            Transcendental::Log => PrimId::Log,
+            Transcendental::Sin => PrimId::Sin,
+            Transcendental::Cos => PrimId::Cos,
+            Transcendental::Tanh => PrimId::Tanh,
+            Transcendental::Sqrt => PrimId::Sqrt,
         };
-        Ok(DScalar::new(y, SD::scale(deriv, self.delta.clone())))
+        self.unary(id, 0, y)
     }
     fn approx_f64(&self) -> f64 {
         self.value.approx_f64()

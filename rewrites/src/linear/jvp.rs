@@ -39,13 +39,22 @@
 //! | `jvp/let` | `let x = e1 in e2` | `let (x ; ẋ) = J(e1) in J(e2)`, `dup`s by repair | JLet |
 //! | `jvp/ret` | `(a, b ;)` | `(a, b ; ȧ, ḃ)` | JRet |
 //!
+//! The rules of the primitives (`neg` to `index` above) are not written here: they are the
+//! table of primitives ([`crate::prims`], docs/rules/primitives.md), interpreted as Linear A
+//! statements by [`table`]; the structural rules (variables, tuples, stacks, calls, `let`)
+//! stay here.
+//!
 //! The output reads tangents freely; [`super::repair`] then inserts the `dup`s and `drop`s
 //! that make it linear (the dup chains of JLet).
+
+mod table;
+
+pub use table::prim_of_op;
 
 use super::repair::repair_def;
 use super::tangent::{slots, tangent_type};
 use super::util::{assemble, flatten, internal, op_stmt, real, unsupported, Names, Stmt};
-use adora_core::ast::{BinOp, Lit, Name, Param, Prim, UnOp};
+use adora_core::ast::{BinOp, Lit, Name, Param, Prim};
 use adora_core::diag::Result;
 use adora_core::linear::check::{lit_type, DefTypes};
 use adora_core::linear::{
@@ -296,6 +305,9 @@ impl J<'_> {
     /// The tangent of `y = op(args)` (`y` has a tangent type `yt`).
     fn rule(&mut self, y: &Name, yt: &Type, op: &Op, args: &[Atom]) -> Result<Option<Name>> {
         let sh = shape_of(yt);
+        if let Some(id) = table::prim_of_op(op) {
+            return self.table_rule(id, op, y, &sh, args);
+        }
         let d = |s: &Self, k: usize| args.get(k).and_then(|a| s.tan(a));
         Ok(match op {
             Op::Id => d(self, 0),
@@ -321,53 +333,9 @@ impl J<'_> {
                     Some(self.lin(Op::Tuple, parts))
                 }
             }
-            Op::Unary(UnOp::Neg) => {
-                let da = d(self, 0);
-                self.scale(rat(-1), da)
-            }
-            Op::Binary(BinOp::Add) => {
-                let (da, db) = (d(self, 0), d(self, 1));
-                self.add(da, db)
-            }
-            Op::Binary(BinOp::Sub) => {
-                let (da, db) = (d(self, 0), d(self, 1));
-                let nb = self.scale(rat(-1), db);
-                self.add(da, nb)
-            }
-            Op::Binary(BinOp::Mul) => {
-                let (da, db) = (d(self, 0), d(self, 1));
-                let t1 = self.scale(args[1].clone(), da);
-                let t2 = self.scale(args[0].clone(), db);
-                self.add(t1, t2)
-            }
-            Op::Binary(BinOp::Div) => {
-                let (da, db) = (d(self, 0), d(self, 1));
-                if da.is_none() && db.is_none() {
-                    return Ok(None);
-                }
-                let one = self.fill(1, &sh);
-                let inv = self.nl("inv", Op::Binary(BinOp::Div), vec![one, args[1].clone()]);
-                let t1 = self.scale(inv.clone(), da);
-                let t2 = if db.is_some() {
-                    let qi = self.nl("qi", Op::Binary(BinOp::Mul), vec![Atom::v(y), inv]);
-                    let nb = self.nl("nqi", Op::Unary(UnOp::Neg), vec![qi]);
-                    self.scale(nb, db)
-                } else {
-                    None
-                };
-                self.add(t1, t2)
-            }
-            Op::Prim(p) => self.prim_rule(p, y, &sh, args)?,
+            Op::Prim(Prim::Stack) => self.stack_rule(args, &sh)?,
             Op::Array => self.stack_rule(args, &sh)?,
-            Op::Index => match d(self, 0) {
-                Some(da) => {
-                    let mut a = vec![Atom::Var(da)];
-                    a.extend(args[1..].iter().cloned());
-                    Some(self.lin(Op::Index, a))
-                }
-                None => None,
-            },
-            Op::Gather(..) | Op::Scatter(..) | Op::OneHot(_) | Op::Split(_) => match d(self, 0) {
+            Op::OneHot(_) | Op::Split(_) => match d(self, 0) {
                 Some(da) => {
                     let mut a = vec![Atom::Var(da)];
                     a.extend(args[1..].iter().cloned());
@@ -375,128 +343,13 @@ impl J<'_> {
                 }
                 None => None,
             },
-            Op::Unary(_) | Op::Binary(_) | Op::Zero(_) => None,
-        })
-    }
-
-    fn prim_rule(
-        &mut self,
-        p: &Prim,
-        y: &Name,
-        sh: &[usize],
-        args: &[Atom],
-    ) -> Result<Option<Name>> {
-        let da = args.first().and_then(|a| self.tan(a));
-        let a = args.first().cloned().unwrap_or_else(|| real(0));
-        let yv = Atom::v(y);
-        Ok(match p {
-            Prim::Exp => self.scale(yv, da),
-            Prim::Log => {
-                if da.is_none() {
-                    return Ok(None);
-                }
-                let one = self.fill(1, sh);
-                let inv = self.nl("inv", Op::Binary(BinOp::Div), vec![one, a]);
-                self.scale(inv, da)
-            }
-            Prim::Sin => {
-                if da.is_none() {
-                    return Ok(None);
-                }
-                let c = self.nl("cos", Op::Prim(Prim::Cos), vec![a]);
-                self.scale(c, da)
-            }
-            Prim::Cos => {
-                if da.is_none() {
-                    return Ok(None);
-                }
-                let s = self.nl("sin", Op::Prim(Prim::Sin), vec![a]);
-                let n = self.nl("nsin", Op::Unary(UnOp::Neg), vec![s]);
-                self.scale(n, da)
-            }
-            Prim::Tanh => {
-                if da.is_none() {
-                    return Ok(None);
-                }
-                let one = self.fill(1, sh);
-                let yy = self.nl("yy", Op::Binary(BinOp::Mul), vec![yv.clone(), yv]);
-                let c = self.nl("dtanh", Op::Binary(BinOp::Sub), vec![one, yy]);
-                self.scale(c, da)
-            }
-            Prim::Sqrt => {
-                if da.is_none() {
-                    return Ok(None);
-                }
-                let one = self.fill(1, sh);
-                let yy = self.nl("yy", Op::Binary(BinOp::Add), vec![yv.clone(), yv]);
-                let c = self.nl("dsqrt", Op::Binary(BinOp::Div), vec![one, yy]);
-                self.scale(c, da)
-            }
-            Prim::Abs => {
-                if da.is_none() {
-                    return Ok(None);
-                }
-                let zero = self.fill(0, sh);
-                let one = self.fill(1, sh);
-                let mone = self.fill(-1, sh);
-                let pos = self.nl("pos", Op::Binary(BinOp::Gt), vec![a.clone(), zero.clone()]);
-                let neg = self.nl("neg", Op::Binary(BinOp::Lt), vec![a, zero.clone()]);
-                let s1 = self.nl("sgn", Op::Prim(Prim::Select), vec![pos, one, zero]);
-                let s = self.nl("sgn", Op::Prim(Prim::Select), vec![neg, mone, s1]);
-                self.scale(s, da)
-            }
-            Prim::Pow(k) => {
-                if da.is_none() || *k == 0 {
-                    return Ok(None);
-                }
-                let pk = self.nl("pw", Op::Prim(Prim::Pow(k - 1)), vec![a]);
-                let kk = self.fill(*k, sh);
-                let c = self.nl("dpow", Op::Binary(BinOp::Mul), vec![kk, pk]);
-                self.scale(c, da)
-            }
-            Prim::Min | Prim::Max => {
-                let db = args.get(1).and_then(|b| self.tan(b));
-                if da.is_none() && db.is_none() {
-                    return Ok(None);
-                }
-                let cmp = if *p == Prim::Min {
-                    BinOp::Le
-                } else {
-                    BinOp::Ge
-                };
-                let c = self.nl(
-                    "pick",
-                    Op::Binary(cmp),
-                    vec![args[0].clone(), args[1].clone()],
-                );
-                Some(self.masked_select(c, da, db))
-            }
-            Prim::Select => {
-                let db = args.get(1).and_then(|b| self.tan(b));
-                let dc = args.get(2).and_then(|b| self.tan(b));
-                if db.is_none() && dc.is_none() {
-                    return Ok(None);
-                }
-                Some(self.masked_select(a, db, dc))
-            }
-            Prim::Sum
-            | Prim::SumOuter
-            | Prim::Replicate(_)
-            | Prim::Transpose(_)
-            | Prim::Reshape(_) => da.map(|x| self.lin(Op::Prim(p.clone()), vec![Atom::Var(x)])),
-            Prim::Append => {
-                let db = args.get(1).and_then(|b| self.tan(b));
-                if da.is_none() && db.is_none() {
-                    return Ok(None);
-                }
-                let ta = tangent_type(&self.atom_type(&args[0])).unwrap_or_else(Type::real);
-                let tb = tangent_type(&self.atom_type(&args[1])).unwrap_or_else(Type::real);
-                let x = self.tan_or_zero(&args[0], &ta);
-                let z = self.tan_or_zero(&args[1], &tb);
-                Some(self.lin(Op::Prim(Prim::Append), vec![Atom::Var(x), Atom::Var(z)]))
-            }
-            Prim::Stack => self.stack_rule(args, sh)?,
-            Prim::Floor | Prim::Real | Prim::Iota(_) => None,
+            Op::Unary(_)
+            | Op::Binary(_)
+            | Op::Zero(_)
+            | Op::Prim(_)
+            | Op::Index
+            | Op::Gather(..)
+            | Op::Scatter(..) => None,
         })
     }
 

@@ -25,5 +25,6 @@ mod linear_golden;
 mod linear_jvp;
 mod linear_support;
 mod linear_transpose;
+mod prims_table;
 mod regress_extract;
 mod regress_f64_ieee;

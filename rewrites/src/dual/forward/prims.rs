@@ -10,13 +10,14 @@
 //! | `a * b` | `(u v, Add(Scale(v, du), Scale(u, dv)))` |
 //! | `a * a` | `(u u, Scale(2 u, du))` (the same operand twice) |
 //! | `a / b` | `q = u / v`: `(q, DivBy(v, Add(du, Neg(Scale(q, dv)))))` (total: `x/0` has derivative 0) |
+//! | `exp a` … `sqrt a` | the table of primitives' partial (docs/rules/primitives.md), elementwise; `1 / t` as `DivBy(t, du)` |
 //! | `exp a` | `y = exp u`: `(y, Scale(y, du))` |
 //! | `log a` | `(log u, DivBy(u, du))` |
 //! | `sin a`, `cos a` | `Scale(cos u, du)`, `Scale(-sin u, du)` |
 //! | `tanh a` | `t = tanh u`: `Scale(1 - t t, du)` |
 //! | `sqrt a` | `r = sqrt u`: `DivBy(r + r, du)` |
 //! | `abs a` | `Scale(sign u, du)`, `sign 0 = 0` (`abs'(0) = 0`) |
-//! | `pow(a, k)` | `k = 0`: `Zero`; `k = 1`: `du`; else `Scale(k pow(u, k-1), du)` (total) |
+//! | `pow(a, k)` | the table's partial: `k = 0`: `Zero`; `k = 1`: `du`; else `Scale(k pow(u, k-1), du)` (total) |
 //! | `min(a, b)`, `max(a, b)` | `c = u <= v` (resp. `u >= v`): `(select(c, u, v), Select(c, du, dv))` (ties: left) |
 //! | `select(c, a, b)` | `(select(c, u, v), Select(c, du, dv))` (follows the selected branch) |
 //! | `sum a`, `sum_outer a` | `(sum u, Sum du)`, `(sum_outer u, SumOuter du)` |
@@ -29,14 +30,46 @@
 use super::super::delta::Delta;
 use super::super::value::DV;
 use super::{unsupported, Forward};
+use crate::prims::partials::{eval_scalar, Env, T};
+use crate::prims::{deriv_at, Deriv, PrimId};
 use adora_core::ast::{BinOp, Expr, Prim, UnOp};
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
-use adora_semantics::kernels::arith::{holds, keeps_left, pow_total, sign};
+use adora_semantics::kernels::arith::{holds, keeps_left, sign};
 use adora_semantics::kernels::limits::{ill, overflow};
 use adora_semantics::kernels::tensor::{self, checked_volume, map_with, zip_with};
 use adora_semantics::scalar::{Scalar, Transcendental};
 use adora_semantics::value::Tensor;
 use std::rc::Rc;
+
+/// A partial-derivative template of the table of primitives, elementwise over the operand
+/// `u` and the result `y` (static exponent `k`).
+fn partial_elementwise<S: Scalar>(
+    t: &T,
+    u: &Tensor<S>,
+    y: &Tensor<S>,
+    k: i64,
+    span: adora_core::diag::Span,
+) -> Result<Tensor<S>> {
+    let data = u
+        .data
+        .iter()
+        .zip(&y.data)
+        .map(|(a, r)| {
+            let env = Env {
+                a: a.clone(),
+                b: a.clone(),
+                y: r.clone(),
+                k,
+            };
+            eval_scalar(t, &env)
+                .map_err(|n| Diagnostic::new(ErrorKind::NonRational, span, n.message()))
+        })
+        .collect::<Result<Vec<S>>>()?;
+    Ok(Tensor {
+        shape: u.shape.clone(),
+        data,
+    })
+}
 
 fn is_comparison(op: BinOp) -> bool {
     matches!(
@@ -161,29 +194,26 @@ impl<S: Scalar> Forward<'_, S> {
             return Ok(self.real(y, |_| du));
         }
         let y = Rc::new(y);
-        let d = match f {
-            Transcendental::Exp => Delta::scale(y.clone(), du),
-            Transcendental::Log => Delta::div_by(u.clone(), du),
-            Transcendental::Sin => Delta::scale(
-                Rc::new(map_with(&u, |x| apply(x, Transcendental::Cos))?),
-                du,
-            ),
-            Transcendental::Cos => Delta::scale(
-                Rc::new(map_with(&u, |x| {
-                    apply(x, Transcendental::Sin).map(|s| s.neg())
-                })?),
-                du,
-            ),
-            Transcendental::Tanh => Delta::scale(
-                Rc::new(map_with(&y, |t| {
-                    Ok::<_, Diagnostic>(S::one().sub(&t.mul(t)))
-                })?),
-                du,
-            ),
-            Transcendental::Sqrt => Delta::div_by(
-                Rc::new(map_with(&y, |r| Ok::<_, Diagnostic>(r.add(r)))?),
-                du,
-            ),
+        let id = match f {
+            Transcendental::Exp => PrimId::Exp,
+            Transcendental::Log => PrimId::Log,
+            Transcendental::Sin => PrimId::Sin,
+            Transcendental::Cos => PrimId::Cos,
+            Transcendental::Tanh => PrimId::Tanh,
+            Transcendental::Sqrt => PrimId::Sqrt,
+        };
+        let Deriv::Partials([p]) = deriv_at(id, 0) else {
+            return Err(ill(span, format!("`{}` has one partial", f.name())));
+        };
+        // The table's partial, elementwise (docs/rules/primitives.md). Special cases, tried
+        // first: the result itself (`exp`) is shared, not copied, and a partial `1 / t` is
+        // the Delta `DivBy(t, du)` (no reciprocal array).
+        let at = |t: &T| partial_elementwise(t, &u, &y, 0, span);
+        let d = match p.bare() {
+            T::Y => Delta::scale(y.clone(), du),
+            T::Div(one, T::A) if one.bare() == &T::Int(1) => Delta::div_by(u.clone(), du),
+            T::Div(one, t) if one.bare() == &T::Int(1) => Delta::div_by(Rc::new(at(t)?), du),
+            t => Delta::scale(Rc::new(at(t)?), du),
         };
         Ok(DV::R(y, d))
     }
@@ -276,14 +306,21 @@ impl<S: Scalar> Forward<'_, S> {
                     DV::R(u, du) => {
                         let ck = &mut self.ck;
                         let v = map_with(&u, |x| ck.pow_real(x, k, span))?;
-                        Ok(self.real(v, |_| match k {
-                            0 => Delta::zero(u.shape.clone()),
-                            1 => du,
-                            _ => {
-                                let kk = S::from_i64(k);
-                                let f = u.map(|x| kk.mul(&pow_total(x, k - 1)));
-                                Delta::scale(Rc::new(f), du)
+                        // The table's partial (docs/rules/primitives.md): `pow(x, 0)' = 0`,
+                        // `pow(x, 1)' = dx`, else `k * pow(x, k - 1)` elementwise.
+                        let deriv = deriv_at(PrimId::Pow, k);
+                        let factor = match deriv {
+                            Deriv::Partials([p])
+                                if *p != T::Int(1) && self.diff && !du.is_zero() =>
+                            {
+                                Some(Rc::new(partial_elementwise(p, &u, &v, k, span)?))
                             }
+                            _ => None,
+                        };
+                        Ok(self.real(v, |_| match (deriv, factor) {
+                            (_, Some(f)) => Delta::scale(f, du),
+                            (Deriv::Partials(_), None) => du,
+                            _ => Delta::zero(u.shape.clone()),
                         }))
                     }
                     DV::Z(u) => {
