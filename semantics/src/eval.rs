@@ -92,6 +92,8 @@ use adora_core::diag::Result;
 mod bulk;
 mod layout;
 mod machine;
+
+pub use machine::check_inputs;
 mod ops;
 mod soac;
 

@@ -122,32 +122,7 @@ pub fn check_scalar_result(f: &Function) -> Result<()> {
     ))
 }
 
-/// An `ErrorKind::Input` error unless there is one input per parameter, of its type.
-pub fn check_inputs<F>(f: &Function, inputs: &[Value<F>]) -> Result<()> {
-    if inputs.len() != f.params.len() {
-        return Err(Diagnostic::new(
-            ErrorKind::Input,
-            f.body.span,
-            format!(
-                "`{}` takes {} inputs, {} given",
-                f.name,
-                f.params.len(),
-                inputs.len()
-            ),
-        ));
-    }
-    for (p, v) in f.params.iter().zip(inputs) {
-        let ty = v.ty();
-        if ty != p.ty {
-            return Err(Diagnostic::new(
-                ErrorKind::Input,
-                p.span,
-                format!("input `{}`: expected {}, found {ty}", p.name, p.ty),
-            ));
-        }
-    }
-    Ok(())
-}
+pub use crate::eval::check_inputs;
 
 /// An `ErrorKind::Input` error unless there is one tangent per input (`None`: zero) and
 /// each given tangent has its input's type.

@@ -49,13 +49,10 @@ pub(super) struct Machine<'a, 'o, S> {
     repeating: Vec<Span>,
 }
 
-/// Evaluates `f` on `inputs` (the implementation of `eval` / `eval_observed`).
-pub(super) fn run<S: Scalar>(
-    f: &Function,
-    inputs: &[Value<S>],
-    opts: &EvalOptions,
-    obs: Option<&mut dyn Observer>,
-) -> Result<(Value<S>, EvalStats)> {
+/// An `ErrorKind::Input` error unless there is one input per parameter, of its type (the
+/// one check of a program's inputs: the evaluator, the reference and the engine harness
+/// use it).
+pub fn check_inputs<S>(f: &Function, inputs: &[Value<S>]) -> Result<()> {
     if inputs.len() != f.params.len() {
         let span = f.params.first().map_or(f.body.span, |p| p.span);
         return Err(Diagnostic::new(
@@ -79,6 +76,17 @@ pub(super) fn run<S: Scalar>(
             ));
         }
     }
+    Ok(())
+}
+
+/// Evaluates `f` on `inputs` (the implementation of `eval` / `eval_observed`).
+pub(super) fn run<S: Scalar>(
+    f: &Function,
+    inputs: &[Value<S>],
+    opts: &EvalOptions,
+    obs: Option<&mut dyn Observer>,
+) -> Result<(Value<S>, EvalStats)> {
+    check_inputs(f, inputs)?;
     let mut m = Machine {
         opts,
         stats: EvalStats::default(),
