@@ -335,7 +335,10 @@ impl<'s> Lexer<'s> {
                 }
             }
         }
-        let end = self.bytes.len();
+        // End of input sits just after the last non-blank character, so that a message
+        // about it points at the line the user was writing, not at an empty line after a
+        // trailing newline (the header and the snippet then agree).
+        let end = self.src.trim_end().len();
         self.toks.push(Token {
             tok: Tok::Eof,
             span: Span::new(end, end),

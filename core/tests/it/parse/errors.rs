@@ -21,8 +21,8 @@ fn expected_token_errors_point_at_the_offending_token() {
     );
     check(
         perr("def main(x: R) -> R =\n  let y = x\n"),
-        3,
-        1,
+        2,
+        12,
         "expected `in`, found end of input",
     );
     check(
@@ -61,6 +61,14 @@ fn expected_token_errors_point_at_the_offending_token() {
         23,
         "expected an expression, found end of input",
     );
+    // End of input after trailing blank lines is reported where the text ends, the
+    // position the report's source snippet shows too.
+    check(
+        perr("def f(x: R) -> R = x +\n\n  \n"),
+        1,
+        23,
+        "expected an expression, found end of input",
+    );
     check(
         perr("def f(x: R) -> R = x + * 2"),
         1,
@@ -79,7 +87,7 @@ fn expected_token_errors_point_at_the_offending_token() {
 #[test]
 fn empty_files_have_no_definitions() {
     check(perr(""), 1, 1, "no definitions");
-    check(perr("-- only a comment\n\n"), 3, 1, "no definitions");
+    check(perr("-- only a comment\n\n"), 1, 18, "no definitions");
 }
 
 #[test]
