@@ -268,3 +268,97 @@ fn empty_arrays_are_value_literals() {
     let o = adora(&["eval", &q, "--input", "x=1"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn every_engines_errors_name_a_source_position() {
+    let squarings: String = (1..=16)
+        .map(|k| format!("  let x{k} = x{0} * x{0} in\n", k - 1))
+        .collect();
+    let cases: [(&str, String, &[&str], &str); 5] = [
+        (
+            "div",
+            "def main(x: R) -> R =\n  1 / x\n".into(),
+            &["--input", "x=0", "--strict"],
+            ":2:3: error[runtime]: division by zero",
+        ),
+        (
+            "exp",
+            "def main(x: R) -> R =\n  select(x > 0, x, exp(x))\n".into(),
+            &["--input", "x=1"],
+            ":2:20: error[non-rational]",
+        ),
+        (
+            "overflow",
+            "def main(a: R[3]) -> R =\n  a[9223372036854775808]\n".into(),
+            &["--input", "a=[1, 2, 3]"],
+            ":2:5: error[runtime]: integer overflow",
+        ),
+        (
+            "steps",
+            "def main(x: R) -> R =\n  x * x * x * x\n".into(),
+            &["--input", "x=2", "--max-steps", "3"],
+            ":2:3: error[resource]: evaluation step limit (3) exceeded",
+        ),
+        (
+            "bits",
+            format!("def main(x0: R) -> R =\n{squarings}  x16\n"),
+            &["--input", "x0=1/3"],
+            ":17:13: error[resource]: exact rational larger than",
+        ),
+    ];
+    for (name, src, args, want) in cases {
+        let p = file("positions", &format!("{name}.adl"), &src);
+        for engine in ["reference", "dual", "dual-scalar", "linear"] {
+            let mut all = vec!["grad", p.as_str(), "--engine", engine];
+            all.extend_from_slice(args);
+            let o = adora(&all);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{name} {engine}: {err}");
+            let first = err.lines().next().unwrap_or_default();
+            assert!(
+                first.starts_with(&format!("{p}{want}")),
+                "{name} {engine}: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_engine_error_the_reference_does_not_meet_is_placed_at_the_body() {
+    let p = file("body", "id.adl", "def main(x: R) -> R =\n  x\n");
+    for engine in ["dual", "linear"] {
+        let o = adora(&[
+            "grad",
+            &p,
+            "--engine",
+            engine,
+            "--max-steps",
+            "1",
+            "--input",
+            "x=1",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{engine}: {err}");
+        assert!(
+            err.starts_with(&format!("{p}:2:3: error[resource]")),
+            "{engine}: {err}"
+        );
+        assert!(err.contains("no source positions"), "{engine}: {err}");
+    }
+    let o = adora(&[
+        "cost",
+        &p,
+        "--engine",
+        "dual",
+        "--max-steps",
+        "1",
+        "--input",
+        "x=1",
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with(&format!("{p}:2:3: error[resource]")),
+        "{err}"
+    );
+}

@@ -169,8 +169,28 @@ pub fn ask<S: Mode>(
     }
 }
 
-/// Engine `e`'s answer to `query` by the given route.
+/// Engine `e`'s answer to `query` by the given route. An error about the program's
+/// evaluation that has no source position (met in a generated program) gets one
+/// (`super::locate`).
 pub fn ask_by<S: Mode>(
+    e: &dyn Engine,
+    route: Route,
+    f: &Function,
+    inputs: &[Value<S>],
+    query: &Query<S>,
+    opts: &EvalOptions,
+) -> Result<Answer<S>> {
+    answer_by(e, route, f, inputs, query, opts).map_err(|d| {
+        if super::locate::needs_position(&d) {
+            super::locate::locate(e.name(), d, f, inputs, query, opts)
+        } else {
+            d
+        }
+    })
+}
+
+/// [`ask_by`] without locating errors.
+pub fn answer_by<S: Mode>(
     e: &dyn Engine,
     route: Route,
     f: &Function,
