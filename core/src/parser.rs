@@ -108,6 +108,19 @@ pub fn parse_expr(src: &str) -> Result<Expr> {
     Ok(*e)
 }
 
+/// Parses a value literal (command-line `--input`, `--tangent`, `--cotangent`, golden
+/// headers): an expression in which, unlike in programs, the empty array `[]` is
+/// allowed, so that a value with a zero-length dimension can be written (`[]` for `R[0]`,
+/// `[[], []]` for `R[2, 0]`; docs/language.md, "Literals"). Its type comes from the
+/// parameter it is given for, never from the literal.
+pub fn parse_literal(src: &str) -> Result<Expr> {
+    let mut p = Parser::new(src)?;
+    p.literals = true;
+    let e = p.expr().map_err(|d| *d)?;
+    p.expect_eof().map_err(|d| *d)?;
+    Ok(*e)
+}
+
 /// Parses a type such as `R[2,3]` or `(R, Z[4])`.
 pub fn parse_type(src: &str) -> Result<Type> {
     let mut p = Parser::new(src)?;
@@ -122,6 +135,8 @@ pub(crate) struct Parser<'s> {
     toks: Vec<Token>,
     pos: usize,
     depth: usize,
+    /// Whether `[]` is accepted ([`parse_literal`]).
+    literals: bool,
 }
 
 /// Results inside the parser: errors are boxed to keep the recursive frames small.
@@ -149,6 +164,7 @@ impl<'s> Parser<'s> {
             toks: lexer::lex(src)?,
             pos: 0,
             depth: 0,
+            literals: false,
         })
     }
 

@@ -103,11 +103,13 @@ pub fn real(r: &BigRational) -> String {
     if places == 0 {
         return format!("{sign}{scaled}.0");
     }
-    let digits = format!(
-        "{:0>width$}",
-        scaled.to_string(),
-        width = places as usize + 1
-    );
+    // Zero-padded by hand: a `format!` width is limited to `u16::MAX`, and a literal may
+    // have any number of places.
+    let mut digits = scaled.to_string();
+    let width = places as usize + 1;
+    if digits.len() < width {
+        digits.insert_str(0, &"0".repeat(width - digits.len()));
+    }
     let (int_part, frac) = digits.split_at(digits.len() - places as usize);
     format!("{sign}{int_part}.{frac}")
 }

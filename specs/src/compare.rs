@@ -44,6 +44,6 @@ pub fn literal_value<S: Scalar>(
         d.span = adora_core::Span::new(d.span.start + lit.offset, d.span.end + lit.offset);
         d.render(file, source)
     };
-    let e = adora_core::parser::parse_expr(&lit.text).map_err(shifted)?;
+    let e = adora_core::parser::parse_literal(&lit.text).map_err(shifted)?;
     io::value_from_expr::<S>(&e, ty).map_err(shifted)
 }

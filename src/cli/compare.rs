@@ -4,12 +4,15 @@
 //! `harness::F64_TOLERANCE` (1e-9) in `f64` mode (rounding differs between engines). An
 //! engine that declines a program (`Unsupported`: outside its fragment) is skipped with its
 //! reason; an internal error (`Internal`: a bug in Adora) is a failure of that engine,
-//! never a skip. The JSON form is documented in docs/json.md.
+//! never a skip. An engine that hits a resource limit (`Resource`: `--max-steps`, the
+//! rational-size limit) is reported as such — not as a difference — and the command then
+//! exits 2 like any resource error; an error of the reference is the command's error.
+//! The JSON form is documented in docs/json.md.
 
 use super::error::CliError;
 use super::inputs::{render, Loaded};
 use super::schema::{answer_json, error_json, QuestionText};
-use super::{Format, FAILED, INTERNAL, OK};
+use super::{Format, BAD_INPUT, FAILED, INTERNAL, OK};
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result as DResult};
 use adora_rewrites::engine::harness::{self, Answer, Mode};
@@ -29,6 +32,8 @@ pub enum Status<S> {
     Skipped(String),
     /// The engine failed with an internal error (a bug in Adora).
     InternalError(Diagnostic),
+    /// The engine hit a resource limit (`ErrorKind::Resource`).
+    Resource(Diagnostic),
     /// The engine failed with another error (e.g. a resource limit).
     Error(Diagnostic),
 }
@@ -41,6 +46,7 @@ impl<S> Status<S> {
             Status::Differs(..) => "differs",
             Status::Skipped(_) => "skipped",
             Status::InternalError(_) => "internal-error",
+            Status::Resource(_) => "resource-limit",
             Status::Error(_) => "error",
         }
     }
@@ -48,7 +54,7 @@ impl<S> Status<S> {
 
 /// Classifies an engine's `answer` for `f` against the reference's `expected` answer
 /// (compared by `harness::compare`). Only `Unsupported` is a skip; `Internal` is an
-/// internal error, any other error an error.
+/// internal error, `Resource` a resource limit, any other error an error.
 pub fn classify<S: Mode>(
     f: &Function,
     answer: DResult<Answer<S>>,
@@ -57,6 +63,7 @@ pub fn classify<S: Mode>(
     match answer {
         Err(d) if d.kind == ErrorKind::Unsupported => Status::Skipped(d.message),
         Err(d) if d.kind == ErrorKind::Internal => Status::InternalError(d),
+        Err(d) if d.kind == ErrorKind::Resource => Status::Resource(d),
         Err(d) => Status::Error(d),
         Ok(a) => {
             let diff = harness::compare(f, &a, expected);
@@ -74,14 +81,18 @@ pub fn classify<S: Mode>(
 pub enum Verdict {
     /// Every engine that answered agrees (skips allowed).
     Agree,
-    /// Some engine differs or failed with an error that is not internal.
+    /// Some engine differs or failed with an error that is neither internal nor a
+    /// resource limit.
     Differ,
+    /// No engine differs, but some engine hit a resource limit.
+    Resource,
     /// Some engine failed with an internal error.
     Internal,
 }
 
 impl Verdict {
-    /// The verdict over the engines' statuses: an internal error wins over a difference.
+    /// The verdict over the engines' statuses: an internal error wins over a difference,
+    /// a difference over a resource limit.
     pub fn of<'a, S: 'a>(statuses: impl IntoIterator<Item = &'a Status<S>>) -> Verdict {
         let statuses: Vec<&Status<S>> = statuses.into_iter().collect();
         if statuses
@@ -94,16 +105,20 @@ impl Verdict {
             .any(|s| matches!(s, Status::Differs(..) | Status::Error(_)))
         {
             Verdict::Differ
+        } else if statuses.iter().any(|s| matches!(s, Status::Resource(_))) {
+            Verdict::Resource
         } else {
             Verdict::Agree
         }
     }
 
-    /// The exit code: 0 agree, 1 differ, 3 internal error.
+    /// The exit code: 0 agree, 1 differ, 2 a resource limit (like any resource error,
+    /// `error::exit_code`), 3 internal error.
     pub fn exit_code(self) -> u8 {
         match self {
             Verdict::Agree => OK,
             Verdict::Differ => FAILED,
+            Verdict::Resource => BAD_INPUT,
             Verdict::Internal => INTERNAL,
         }
     }
@@ -165,7 +180,7 @@ impl<S: Mode> Comparison<S> {
                 Status::Skipped(reason) => {
                     row.insert("reason".into(), json!(reason));
                 }
-                Status::InternalError(d) | Status::Error(d) => {
+                Status::InternalError(d) | Status::Resource(d) | Status::Error(d) => {
                     row.insert("error".into(), error_json(l, d));
                 }
             }
@@ -191,6 +206,9 @@ impl<S: Mode> Comparison<S> {
                 Status::Skipped(reason) => println!("engine {name}: skipped ({reason})"),
                 Status::InternalError(d) => {
                     println!("engine {name}: internal error: {}", indented(l, d));
+                }
+                Status::Resource(d) => {
+                    println!("engine {name}: resource limit: {}", indented(l, d));
                 }
                 Status::Error(d) => println!("engine {name}: error: {}", indented(l, d)),
             }

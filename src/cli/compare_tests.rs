@@ -64,8 +64,12 @@ fn only_unsupported_is_a_skip() {
     let s = classify::<Rat>(&l.func, Err(unsupported), &g);
     assert_eq!(s, Status::Skipped("no `reduce`".into()));
     let resource = Diagnostic::new(ErrorKind::Resource, Span::DUMMY, "limit");
+    let s = classify::<Rat>(&l.func, Err(resource), &g);
+    assert!(matches!(s, Status::Resource(_)), "{s:?}");
+    assert_eq!(s.word(), "resource-limit");
+    let runtime = Diagnostic::new(ErrorKind::Runtime, Span::DUMMY, "division by zero");
     assert!(matches!(
-        classify::<Rat>(&l.func, Err(resource), &g),
+        classify::<Rat>(&l.func, Err(runtime), &g),
         Status::Error(_)
     ));
     assert!(matches!(
@@ -85,7 +89,16 @@ fn an_internal_error_wins_the_verdict_and_exits_3() {
         vec!["value".into()],
     );
     let internal = Status::<Rat>::InternalError(broken());
+    let resource = Status::<Rat>::Resource(Diagnostic::new(
+        ErrorKind::Resource,
+        Span::DUMMY,
+        "evaluation step limit (1) exceeded",
+    ));
     assert_eq!(Verdict::of([&skipped]), Verdict::Agree);
+    assert_eq!(Verdict::of([&skipped, &resource]), Verdict::Resource);
+    assert_eq!(Verdict::of([&resource, &differs]), Verdict::Differ);
+    assert_eq!(Verdict::of([&resource, &internal]), Verdict::Internal);
+    assert_eq!(Verdict::Resource.exit_code(), 2);
     assert_eq!(Verdict::of([&skipped, &differs]), Verdict::Differ);
     assert_eq!(
         Verdict::of([&differs, &internal, &skipped]),

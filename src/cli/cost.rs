@@ -10,6 +10,8 @@ use super::{Format, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
 use adora_core::types::{Base, Type};
 use adora_costmodel::Costs;
+use adora_rewrites::engine::harness::Query;
+use adora_rewrites::engine::locate;
 use adora_rewrites::engine::program::ones;
 use adora_rewrites::engine::{Engine, Question, Seed};
 use adora_semantics::value::Value;
@@ -115,7 +117,17 @@ fn gradient_costs(
     let args = dp
         .arguments(&l.func, xs, Seed::Cotangent(&ct))
         .map_err(|d| render(l, &d))?;
-    let g = adora_costmodel::measure(&dp.function, &args, opts).map_err(|d| render(l, &d))?;
+    let g = adora_costmodel::measure(&dp.function, &args, opts).map_err(|d| {
+        // An error met in the generated program has no source position: locate it
+        // (docs/architecture.md, "Errors of engines").
+        let d = if locate::needs_position(&d) {
+            let query = Query::Vjp(ct.clone());
+            locate::locate(e.name(), d, &l.func, xs, &query, opts)
+        } else {
+            d
+        };
+        render(l, &d)
+    })?;
     let io: usize = l
         .func
         .params

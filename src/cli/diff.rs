@@ -123,19 +123,20 @@ fn jvp_with<S: Mode>(
             .params
             .iter()
             .position(|p| p.name == name)
-            .ok_or_else(|| {
-                inputs::plain_error(
-                    ErrorKind::Input,
-                    format!(
-                        "`--tangent {name}`: `{}` has no input `{name}`",
-                        l.func.name
-                    ),
-                )
-            })?;
+            .ok_or_else(|| inputs::unknown_input(l, &format!("--tangent {t}"), &name))?;
+        if ts[k].is_some() {
+            return Err(inputs::plain_error(
+                ErrorKind::Input,
+                format!("--tangent {t}: the tangent of `{name}` is given twice"),
+            ));
+        }
         if !l.func.params[k].ty.has_reals() {
             return Err(inputs::plain_error(
                 ErrorKind::Input,
-                format!("`--tangent {name}`: input `{name}` has no real part (type {}); it is a constant", l.func.params[k].ty),
+                format!(
+                    "--tangent {t}: input `{name}` has no real part (type {}); it is a constant",
+                    l.func.params[k].ty
+                ),
             ));
         }
         ts[k] = Some(literal(

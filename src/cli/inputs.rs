@@ -70,41 +70,63 @@ pub fn load(file: &Path, entry: &str) -> Result<Loaded, CliError> {
 
 /// Parses `text` as a literal of type `ty`; `what` names it in errors.
 pub fn literal<S: Scalar>(what: &str, text: &str, ty: &Type) -> Result<Value<S>, CliError> {
-    let e = adora_core::parser::parse_expr(text).map_err(|d| rendered(&d, what, text))?;
+    let e = adora_core::parser::parse_literal(text).map_err(|d| rendered(&d, what, text))?;
     adora_semantics::io::value_from_expr::<S>(&e, ty).map_err(|d| rendered(&d, what, text))
 }
 
-/// Splits `name=literal`.
+/// Splits `name=literal`; a malformed value is an error that names the flag and the value
+/// (`--input x: expected NAME=LITERAL`).
 pub fn split_assignment(flag: &str, s: &str) -> Result<(String, String), CliError> {
     match s.split_once('=') {
         Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
         _ => Err(plain_error(
             ErrorKind::Input,
-            format!("`{flag} {s}`: expected NAME=LITERAL"),
+            format!("{flag} {s}: expected NAME=LITERAL"),
         )),
     }
 }
 
+/// Where an input value came from, for errors: `--input x=1` or `F.json: key "x"`.
+fn origin_of_flag(flag: &str, s: &str) -> String {
+    format!("{flag} {s}")
+}
+
+fn origin_of_key(path: &Path, name: &str) -> String {
+    format!("{}: key {name:?}", path.display())
+}
+
+/// The error for a name that is not a parameter of `l`'s entry point, at `origin`.
+pub fn unknown_input(l: &Loaded, origin: &str, name: &str) -> CliError {
+    let names: Vec<_> = l
+        .func
+        .params
+        .iter()
+        .map(|p| format!("{}: {}", p.name, p.ty))
+        .collect();
+    plain_error(
+        ErrorKind::Input,
+        format!(
+            "{origin}: `{}` has no input `{name}` (its inputs: {})",
+            l.func.name,
+            names.join(", ")
+        ),
+    )
+}
+
 /// The values of the entry point's parameters, from `--input` flags and `--inputs` JSON.
-/// Every parameter must be given exactly once; unknown names are errors.
+/// Every parameter must be given exactly once; unknown names are errors. Every error
+/// names where the offending value was given: the flag and its value (`--input x=1`, a
+/// literal's errors with `--input x:LINE:COL`) or the JSON file and key (`F.json: key
+/// "x"`).
 pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, CliError> {
     let params = &l.func.params;
     let mut values: Vec<Option<Value<S>>> = vec![None; params.len()];
-    let index_of = |name: &str| -> Result<usize, CliError> {
-        params.iter().position(|p| p.name == name).ok_or_else(|| {
-            let names: Vec<_> = params
-                .iter()
-                .map(|p| format!("{}: {}", p.name, p.ty))
-                .collect();
-            plain_error(
-                ErrorKind::Input,
-                format!(
-                    "`{}` has no input `{name}` (its inputs: {})",
-                    l.func.name,
-                    names.join(", ")
-                ),
-            )
-        })
+    let mut origins: Vec<Option<String>> = vec![None; params.len()];
+    let index_of = |origin: &str, name: &str| -> Result<usize, CliError> {
+        params
+            .iter()
+            .position(|p| p.name == name)
+            .ok_or_else(|| unknown_input(l, origin, name))
     };
     if let Some(path) = &args.inputs_json {
         let text = std::fs::read_to_string(path).map_err(|e| {
@@ -127,27 +149,31 @@ pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, Cl
         let obj = json.as_object().ok_or_else(|| {
             plain_error(
                 ErrorKind::Input,
-                format!("`{}`: expected a JSON object of inputs", path.display()),
+                format!("{}: expected a JSON object of inputs", path.display()),
             )
         })?;
         for (name, j) in obj {
-            let k = index_of(name)?;
-            let what = format!("{} (input `{name}`)", path.display());
-            let v = adora_semantics::io::value_from_json::<S>(j, &params[k].ty, &what)
-                .map_err(|d| plain_error(d.kind, format!("{what}: {}", d.message)))?;
+            let origin = origin_of_key(path, name);
+            let k = index_of(&origin, name)?;
+            // `value_from_json` starts its messages with `origin`.
+            let v = adora_semantics::io::value_from_json::<S>(j, &params[k].ty, &origin)
+                .map_err(|d| plain_error(d.kind, d.message))?;
             values[k] = Some(v);
+            origins[k] = Some(origin);
         }
     }
     for s in &args.inputs {
         let (name, text) = split_assignment("--input", s)?;
-        let k = index_of(&name)?;
-        if values[k].is_some() {
+        let origin = origin_of_flag("--input", s);
+        let k = index_of(&origin, &name)?;
+        if let Some(first) = &origins[k] {
             return Err(plain_error(
                 ErrorKind::Input,
-                format!("input `{name}` is given twice"),
+                format!("{origin}: input `{name}` is given twice (first by {first})"),
             ));
         }
         values[k] = Some(literal(&format!("--input {name}"), &text, &params[k].ty)?);
+        origins[k] = Some(origin);
     }
     let missing: Vec<String> = params
         .iter()

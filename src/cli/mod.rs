@@ -56,8 +56,9 @@ enum Command {
     Vjp {
         #[command(flatten)]
         run: RunArgs,
-        /// Cotangent of the result, a literal shaped like the result.
-        #[arg(long, value_name = "LITERAL")]
+        /// Cotangent of the result, a literal shaped like the result (may start with `-`:
+        /// `--cotangent -1`).
+        #[arg(long, value_name = "LITERAL", allow_hyphen_values = true)]
         cotangent: String,
     },
     /// Print a program after a named stage, as source that parses and evaluates again.
@@ -139,9 +140,9 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value = "exact")]
     pub numeric: Numeric,
     /// The AD engine (default `reference` = exact forward mode by dual numbers; `all` =
-    /// every engine, compared with the reference: exit 1 if one differs, 3 if one fails with an
-    /// internal error). For `cost`: the
-    /// engine whose derivative program is costed too.
+    /// every engine, compared with the reference: exit 1 if one differs, 2 if the only
+    /// failures are resource limits, 3 if one fails with an internal error). For `cost`:
+    /// the engine whose derivative program is costed too.
     #[arg(long, value_parser = names::EngineName { with_all: true })]
     pub engine: Option<String>,
     /// Turn total-division events and colliding `scatter_into` writes into errors.

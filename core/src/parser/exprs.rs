@@ -203,10 +203,14 @@ impl Parser<'_> {
         Ok(node(ExprKind::Lit(lit), t.span))
     }
 
-    /// `'[' expr % ',' ']'`.
+    /// `'[' expr % ',' ']'`; in a value literal (`parse_literal`) also `'[' ']'`.
     #[inline(never)]
     fn array(&mut self) -> PExpr {
         let open = self.bump().span;
+        if self.literals && *self.peek() == Tok::RBracket {
+            let close = self.expect(&Tok::RBracket)?;
+            return Ok(node(ExprKind::Array(Vec::new()), open.to(close)));
+        }
         let es = self.expr_list(&Tok::RBracket)?;
         let close = self.expect(&Tok::RBracket)?;
         Ok(node(ExprKind::Array(es), open.to(close)))

@@ -97,7 +97,8 @@ fn default_inputs_are_deterministic_and_non_trivial() {
         vec![
             Value::Real(Tensor {
                 shape: vec![2, 2],
-                data: vec![r(1, 3), r(2, 4), r(3, 5), r(4, 6)]
+                // 15 scalars in all: denominator 16
+                data: vec![r(1, 16), r(2, 16), r(3, 16), r(4, 16)]
             }),
             Value::Int(Tensor {
                 shape: vec![3, 2],
@@ -110,7 +111,7 @@ fn default_inputs_are_deterministic_and_non_trivial() {
             Value::Tuple(vec![
                 Value::Real(Tensor {
                     shape: vec![],
-                    data: vec![r(12, 14)]
+                    data: vec![r(12, 16)]
                 }),
                 Value::Bool(Tensor {
                     shape: vec![3],

@@ -8,4 +8,5 @@ mod corpus;
 mod design_examples;
 mod mem;
 mod ops_rules;
+mod regress_cost_scaling;
 mod work_span;

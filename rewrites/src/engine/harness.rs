@@ -21,7 +21,8 @@ use adora_semantics::scalar::Scalar;
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 
-/// Relative tolerance of comparisons in `f64` mode: `|a - r| <= 1e-9 * max(1, |r|)`.
+/// Relative tolerance of comparisons in `f64` mode: `|a - r| <= 1e-9 * max(1, |r|)` (and NaN
+/// agrees with NaN, an infinity with the same infinity: [`Mode::agrees`]).
 pub const F64_TOLERANCE: f64 = 1e-9;
 
 /// A numeric mode: the scalar type of the evaluation, the engine's runtime answers in it,
@@ -30,6 +31,7 @@ pub trait Mode: Scalar {
     /// The runtime answers in this mode.
     fn runtime(r: &dyn Runtime) -> &dyn Derivatives<Self>;
     /// Whether `actual` agrees with `expected`: equality for exact rationals; for `f64`,
+    /// both NaN, or equal (so an infinity agrees only with the same infinity), or
     /// `|actual - expected| <= tol * max(1, |expected|)`.
     fn agrees(actual: &Self, expected: &Self, tol: f64) -> bool;
     /// How agreement is judged at [`F64_TOLERANCE`], for reports.
@@ -54,7 +56,11 @@ impl Mode for f64 {
         r
     }
     fn agrees(actual: &f64, expected: &f64, tol: f64) -> bool {
-        actual == expected || (actual - expected).abs() <= tol * expected.abs().max(1.0)
+        // docs/architecture.md, "The harness": NaN agrees with NaN, an infinity with the
+        // same infinity (`==`), finite values within the relative tolerance.
+        (actual.is_nan() && expected.is_nan())
+            || actual == expected
+            || (actual - expected).abs() <= tol * expected.abs().max(1.0)
     }
     const AGREEMENT: &'static str = "within relative tolerance 1e-9";
     const EXACT: bool = false;
@@ -163,8 +169,28 @@ pub fn ask<S: Mode>(
     }
 }
 
-/// Engine `e`'s answer to `query` by the given route.
+/// Engine `e`'s answer to `query` by the given route. An error about the program's
+/// evaluation that has no source position (met in a generated program) gets one
+/// (`super::locate`).
 pub fn ask_by<S: Mode>(
+    e: &dyn Engine,
+    route: Route,
+    f: &Function,
+    inputs: &[Value<S>],
+    query: &Query<S>,
+    opts: &EvalOptions,
+) -> Result<Answer<S>> {
+    answer_by(e, route, f, inputs, query, opts).map_err(|d| {
+        if super::locate::needs_position(&d) {
+            super::locate::locate(e.name(), d, f, inputs, query, opts)
+        } else {
+            d
+        }
+    })
+}
+
+/// [`ask_by`] without locating errors.
+pub fn answer_by<S: Mode>(
     e: &dyn Engine,
     route: Route,
     f: &Function,

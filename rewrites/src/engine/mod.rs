@@ -22,6 +22,7 @@
 //! Adding an engine is one module plus one line in [`registry`].
 
 pub mod harness;
+pub mod locate;
 pub mod program;
 
 pub use program::{DerivativeProgram, Input, Layout, Output, Question, Seed, Signature};
