@@ -8,9 +8,8 @@
 //! Array Language with Nested Parallelism", §5). Every engine interprets the same
 //! templates in its own representation; see the module documentation of [`super`].
 
-use adora_semantics::kernels::arith::pow_total;
+use adora_semantics::kernels::arith::{pow_total, sign};
 use adora_semantics::scalar::{NonRational, Scalar, Transcendental};
-use std::cmp::Ordering;
 use std::fmt;
 
 /// A template of a partial derivative.
@@ -42,7 +41,8 @@ pub enum T {
     Sin(&'static T),
     /// `cos(t)`.
     Cos(&'static T),
-    /// `sign(t)`: `-1`, `0` or `1` (`abs'(0) = 0`, docs/language.md).
+    /// `sign(t)`: `-1`, `0` or `1` (`abs'(0) = 0`, docs/language.md); `1` for an
+    /// unordered (NaN) `t`, as the reference's dual numbers have it.
     Sign(&'static T),
     /// The template `t`, whose value engine `linear` binds to a variable named after
     /// `name` (a presentation hint only; the other interpreters see through it).
@@ -117,11 +117,7 @@ pub fn eval_scalar<F: Scalar>(t: &T, env: &Env<F>) -> Result<F, NonRational> {
         T::PowKm1(t) => pow_total(&go(t)?, env.k - 1),
         T::Sin(t) => go(t)?.transcendental(Transcendental::Sin)?,
         T::Cos(t) => go(t)?.transcendental(Transcendental::Cos)?,
-        T::Sign(t) => match go(t)?.compare(&F::zero()) {
-            Some(Ordering::Less) => F::from_i64(-1),
-            Some(Ordering::Greater) => F::one(),
-            _ => F::zero(),
-        },
+        T::Sign(t) => sign(&go(t)?),
         T::Named(_, t) => go(t)?,
     })
 }
