@@ -50,6 +50,21 @@ pub enum T {
 }
 
 impl T {
+    /// Whether the template reads the leaf `x` (one of [`T::A`], [`T::B`], [`T::Y`],
+    /// [`T::K`]).
+    pub fn mentions(&self, x: &T) -> bool {
+        match self {
+            T::A | T::B | T::Y | T::K => self == x,
+            T::Int(_) => false,
+            T::Neg(t) | T::PowKm1(t) | T::Sin(t) | T::Cos(t) | T::Sign(t) | T::Named(_, t) => {
+                t.mentions(x)
+            }
+            T::Add(t, u) | T::Sub(t, u) | T::Mul(t, u) | T::Div(t, u) => {
+                t.mentions(x) || u.mentions(x)
+            }
+        }
+    }
+
     /// The template without its outer [`T::Named`] hints.
     pub fn bare(&self) -> &T {
         match self {
