@@ -151,7 +151,6 @@ impl<S: Scalar> Forward<'_, S> {
 
     /// `w = id(a, b)` (or `id(c, a, b)`) with the table's choice between the operand
     /// Deltas `du`, `dv`: `Select(cond, du, dv)`.
-    #[allow(clippy::too_many_arguments)]
     fn by_choice(
         &self,
         id: PrimId,
