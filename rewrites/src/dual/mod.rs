@@ -30,6 +30,7 @@ pub mod reverse;
 pub mod runtime;
 pub mod scalar;
 pub mod symbolic;
+pub mod table;
 pub mod value;
 
 pub use engine::{

@@ -57,6 +57,10 @@ pub enum SNode<F> {
     Scale(F, SD<F>),
     /// Global sharing.
     Share(u64, SD<F>),
+    /// The Delta of an operation whose partial derivative the table of primitives could
+    /// not give at this scalar type (the message says why): an internal error, reported
+    /// by every pass that reaches the node (the `Scalar` operations cannot fail).
+    Failed(String),
 }
 
 impl<F: Scalar> SD<F> {
@@ -165,6 +169,20 @@ fn table_delta<F: Scalar>(
     Ok(acc)
 }
 
+/// The [`SNode::Failed`] Delta of `id`, whose partial is not rational (`n`).
+fn failed<F: Scalar>(id: PrimId, n: NonRational) -> SD<F> {
+    SD::node(SNode::Failed(format!(
+        "the table of primitives gives `{}` a partial derivative outside the scalar type: {}",
+        crate::prims::primitive(id).name,
+        n.message()
+    )))
+}
+
+/// An internal error for a pass that reached an [`SNode::Failed`] Delta.
+fn internal(f: &Function, message: String) -> Diagnostic {
+    Diagnostic::new(ErrorKind::Internal, f.body.span, message)
+}
+
 impl<F: Scalar> DScalar<F> {
     /// `id(self, o)` with primal result `y` (no transcendental reaches here).
     fn binary(&self, o: &Self, id: PrimId, y: F) -> Self {
@@ -174,8 +192,7 @@ impl<F: Scalar> DScalar<F> {
             y: y.clone(),
             k: 0,
         };
-        let d = table_delta(id, &env, &[&self.delta, &o.delta])
-            .unwrap_or_else(|_| unreachable!("arithmetic partials are rational"));
+        let d = table_delta(id, &env, &[&self.delta, &o.delta]).unwrap_or_else(|n| failed(id, n));
         DScalar::new(y, d)
     }
     /// `id(self)` (static exponent `k`) with primal result `y`.
@@ -217,8 +234,9 @@ impl<F: Scalar> Scalar for DScalar<F> {
         self.binary(o, PrimId::Mul, self.value.mul(&o.value))
     }
     fn neg(&self) -> Self {
-        self.unary(PrimId::Neg, 0, self.value.neg())
-            .unwrap_or_else(|_| unreachable!("the partial of negation is rational"))
+        let y = self.value.neg();
+        self.unary(PrimId::Neg, 0, y.clone())
+            .unwrap_or_else(|n| DScalar::new(y, failed(PrimId::Neg, n)))
     }
     fn checked_div(&self, o: &Self) -> Option<Self> {
         let q = self.value.checked_div(&o.value)?;
@@ -239,8 +257,9 @@ impl<F: Scalar> Scalar for DScalar<F> {
         if !F::keeps_explicit_zeros() {
             return repeated;
         }
-        self.unary(PrimId::Pow, k, repeated.value)
-            .unwrap_or_else(|_| unreachable!("the partial of pow is rational"))
+        let y = repeated.value;
+        self.unary(PrimId::Pow, k, y.clone())
+            .unwrap_or_else(|n| DScalar::new(y, failed(PrimId::Pow, n)))
     }
     fn compare(&self, o: &Self) -> Option<Ordering> {
         self.value.compare(&o.value)
@@ -252,9 +271,11 @@ impl<F: Scalar> Scalar for DScalar<F> {
         match self.value.compare(&F::zero()) {
             // Special case: `abs` is the identity here, the dual number itself.
             Some(Ordering::Greater) | None => self.clone(),
-            _ => self
-                .unary(PrimId::Abs, 0, self.value.abs())
-                .unwrap_or_else(|_| unreachable!("the partial of abs is rational")),
+            _ => {
+                let y = self.value.abs();
+                self.unary(PrimId::Abs, 0, y.clone())
+                    .unwrap_or_else(|n| DScalar::new(y, failed(PrimId::Abs, n)))
+            }
         }
     }
     fn transcendental(&self, f: Transcendental) -> std::result::Result<Self, NonRational> {
@@ -304,22 +325,31 @@ fn seed<F: Scalar>(inputs: &[Value<F>]) -> (Vec<Value<DScalar<F>>>, usize) {
 
 /// The reverse pass of Fig. 5 over scalar Deltas: `roots` with their cotangents, into
 /// `n` input scalars.
-fn backprop<F: Scalar>(roots: Vec<(SD<F>, F)>, n: usize) -> Vec<F> {
+fn backprop<F: Scalar>(roots: Vec<(SD<F>, F)>, n: usize) -> std::result::Result<Vec<F>, String> {
     let mut grad = vec![F::zero(); n];
     let mut pending: BTreeMap<u64, (F, SD<F>)> = BTreeMap::new();
-    fn go<F: Scalar>(c: F, d: &SD<F>, grad: &mut [F], pending: &mut BTreeMap<u64, (F, SD<F>)>) {
+    let mut failure = None;
+    type Pending<F> = BTreeMap<u64, (F, SD<F>)>;
+    fn go<F: Scalar>(
+        c: F,
+        d: &SD<F>,
+        grad: &mut [F],
+        pending: &mut Pending<F>,
+        failure: &mut Option<String>,
+    ) {
         let Some(node) = d.0.as_deref() else { return };
         match node {
+            SNode::Failed(m) => *failure = Some(m.clone()),
             SNode::Input(k) => {
                 if let Some(g) = grad.get_mut(*k) {
                     g.add_assign(&c);
                 }
             }
             SNode::Add(a, b) => {
-                go(c.clone(), a, grad, pending);
-                go(c, b, grad, pending);
+                go(c.clone(), a, grad, pending, failure);
+                go(c, b, grad, pending, failure);
             }
-            SNode::Scale(k, a) => go(k.mul(&c), a, grad, pending),
+            SNode::Scale(k, a) => go(k.mul(&c), a, grad, pending, failure),
             SNode::Share(id, a) => match pending.get_mut(id) {
                 Some((acc, _)) => acc.add_assign(&c),
                 None => {
@@ -329,12 +359,15 @@ fn backprop<F: Scalar>(roots: Vec<(SD<F>, F)>, n: usize) -> Vec<F> {
         }
     }
     for (d, c) in roots {
-        go(c, &d, &mut grad, &mut pending);
+        go(c, &d, &mut grad, &mut pending, &mut failure);
     }
     while let Some((_, (c, d))) = pending.pop_last() {
-        go(c, &d, &mut grad, &mut pending);
+        go(c, &d, &mut grad, &mut pending, &mut failure);
     }
-    grad
+    match failure {
+        Some(m) => Err(m),
+        None => Ok(grad),
+    }
 }
 
 /// Nodes of the scalar Delta DAGs of `roots` (each `Share` body counted once).
@@ -351,7 +384,7 @@ fn count_nodes<F: Scalar>(roots: &[&SD<F>]) -> usize {
         }
         count += 1;
         match node {
-            SNode::Input(_) => {}
+            SNode::Input(_) | SNode::Failed(_) => {}
             SNode::Add(a, b) => {
                 stack.push(a);
                 stack.push(b);
@@ -446,7 +479,7 @@ fn vjp_here<F: Scalar>(
         .filter(|(_, c)| F::keeps_explicit_zeros() || !c.is_zero())
         .map(|(y, c)| (y.delta.clone(), c.clone()))
         .collect();
-    let grads = backprop(roots, n);
+    let grads = backprop(roots, n).map_err(|m| internal(f, m))?;
     Ok(Gradient {
         value: primal(&out),
         grads: split(inputs, &grads),
@@ -520,32 +553,46 @@ fn jvp_here<F: Scalar>(
     }
     let (out, _) = forward(f, inputs, opts)?;
     let mut memo: HashMap<u64, Option<F>> = HashMap::new();
-    let tangent =
-        out.map_reals(&mut |y| tangent_of(&y.delta, &dense, &mut memo).unwrap_or_else(F::zero));
-    Ok((primal(&out), tangent))
+    let mut failure = None;
+    let tangent = out.map_reals(&mut |y| {
+        tangent_of(&y.delta, &dense, &mut memo, &mut failure).unwrap_or_else(F::zero)
+    });
+    match failure {
+        Some(m) => Err(internal(f, m)),
+        None => Ok((primal(&out), tangent)),
+    }
 }
 
 /// The tangent of a scalar Delta for the input tangents `dense`; `None` is a structural
-/// zero (the Delta does not reach an input with a tangent).
+/// zero (the Delta does not reach an input with a tangent). A [`SNode::Failed`] node
+/// records its message in `failure`.
 fn tangent_of<F: Scalar>(
     d: &SD<F>,
     dense: &[Option<F>],
     memo: &mut HashMap<u64, Option<F>>,
+    failure: &mut Option<String>,
 ) -> Option<F> {
     let node = d.0.as_deref()?;
     match node {
         SNode::Input(k) => dense.get(*k).cloned().flatten(),
-        SNode::Add(a, b) => match (tangent_of(a, dense, memo), tangent_of(b, dense, memo)) {
+        SNode::Failed(m) => {
+            *failure = Some(m.clone());
+            None
+        }
+        SNode::Add(a, b) => match (
+            tangent_of(a, dense, memo, failure),
+            tangent_of(b, dense, memo, failure),
+        ) {
             (Some(x), Some(y)) => Some(x.add(&y)),
             (x, None) => x,
             (None, y) => y,
         },
-        SNode::Scale(k, a) => tangent_of(a, dense, memo).map(|t| k.mul(&t)),
+        SNode::Scale(k, a) => tangent_of(a, dense, memo, failure).map(|t| k.mul(&t)),
         SNode::Share(id, a) => {
             if let Some(t) = memo.get(id) {
                 return t.clone();
             }
-            let t = tangent_of(a, dense, memo);
+            let t = tangent_of(a, dense, memo, failure);
             memo.insert(*id, t.clone());
             t
         }
@@ -564,4 +611,23 @@ pub fn delta_nodes<F: Scalar>(
         let roots: Vec<&SD<F>> = out.real_scalars().into_iter().map(|y| &y.delta).collect();
         Ok(count_nodes(&roots))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_partial_is_an_internal_error_not_a_panic() {
+        // A Delta the table could not give reaches both passes as an error message.
+        let n = NonRational(Transcendental::Sin);
+        let d: SD<f64> = SD::add(SD::node(SNode::Input(0)), SD::share(failed(PrimId::Mul, n)));
+        let m = backprop(vec![(d.clone(), 1.0)], 1).unwrap_err();
+        assert!(m.contains("`mul`"), "{m}");
+        let mut failure = None;
+        let t = tangent_of(&d, &[Some(1.0)], &mut HashMap::new(), &mut failure);
+        assert_eq!(t, Some(1.0));
+        assert!(failure.is_some_and(|m| m.contains("`mul`")));
+        assert!(count_nodes(&[&d]) >= 3);
+    }
 }

@@ -33,11 +33,28 @@
 //! follows the selected branch, `pow(x, 0)' = 0`, `pow(x, 1)' = dx`.
 //!
 //! Engines interpret the templates in their own representation: engine `dual-scalar` at
-//! scalars ([`partials::eval_scalar`], `rewrites/src/dual/scalar.rs`) and engine
-//! `linear`'s JVP as Linear A statements (`rewrites/src/linear/jvp.rs`); engine `dual`'s
-//! runtime forward pass takes the transcendentals (`exp` … `sqrt`) and `pow` from the table
-//! (`rewrites/src/dual/forward/prims.rs`). Its other runtime rules and its symbolic pass
-//! still carry their own descriptions (to be moved).
+//! scalars ([`partials::eval_scalar`], `rewrites/src/dual/scalar.rs`), engine `linear`'s
+//! JVP as Linear A statements (`rewrites/src/linear/jvp/table.rs`), and engine `dual` as
+//! Delta terms (`rewrites/src/dual/table.rs`) in both its runtime forward pass (factors
+//! are tensors, `rewrites/src/dual/forward/`) and its symbolic pass (factors are primal
+//! terms bound to atoms, `rewrites/src/dual/symbolic/forward.rs`). Efficiency special
+//! cases (`a * a` as `Scale(2a, da)`, `abs` at a positive scalar as the dual number itself
+//! in `dual-scalar`) are tried first and documented where they are.
+//!
+//! Not on the table, and why:
+//!
+//! - `stack` and array literals `[a, …]`: variadic (every entry here has a fixed arity);
+//!   linear in every operand — engine `dual`'s `Stack` Delta, engine `linear`'s
+//!   `jvp/array` / `jvp/stack`, transposed by `transpose/unpack`.
+//! - `one_hot` and `split`: not primitives of the core language (docs/language.md) but
+//!   operations of Linear A that only transposition produces (the transposes of indexing
+//!   and `append`); engine `linear` carries their rules (`jvp/one-hot`, `jvp/split`,
+//!   `transpose/one-hot`, `transpose/split`).
+//! - `iota`, comparisons, `&&`, `||`, `!`, `%` and integer arithmetic: no real result, so
+//!   no derivative (the non-differentiating transformation 𝒩 of seed 000 §6.2).
+//! - `if`, `build`, `map`, `reduce`, `scan`, `reduce_by_index`, `scatter_into`, `loop`:
+//!   constructs with bodies, not primitives; each engine has its own rule for those it
+//!   accepts (docs/engines/).
 //!
 //! The reference derivative (`adora_semantics::dual`, `adora_semantics::reference`) is
 //! deliberately NOT derived from this table: it stays an independent description, so

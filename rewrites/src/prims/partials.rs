@@ -8,9 +8,8 @@
 //! Array Language with Nested Parallelism", §5). Every engine interprets the same
 //! templates in its own representation; see the module documentation of [`super`].
 
-use adora_semantics::kernels::arith::pow_total;
+use adora_semantics::kernels::arith::{pow_total, sign};
 use adora_semantics::scalar::{NonRational, Scalar, Transcendental};
-use std::cmp::Ordering;
 use std::fmt;
 
 /// A template of a partial derivative.
@@ -42,7 +41,8 @@ pub enum T {
     Sin(&'static T),
     /// `cos(t)`.
     Cos(&'static T),
-    /// `sign(t)`: `-1`, `0` or `1` (`abs'(0) = 0`, docs/language.md).
+    /// `sign(t)`: `-1`, `0` or `1` (`abs'(0) = 0`, docs/language.md); `1` for an
+    /// unordered (NaN) `t`, as the reference's dual numbers have it.
     Sign(&'static T),
     /// The template `t`, whose value engine `linear` binds to a variable named after
     /// `name` (a presentation hint only; the other interpreters see through it).
@@ -50,6 +50,21 @@ pub enum T {
 }
 
 impl T {
+    /// Whether the template reads the leaf `x` (one of [`T::A`], [`T::B`], [`T::Y`],
+    /// [`T::K`]).
+    pub fn mentions(&self, x: &T) -> bool {
+        match self {
+            T::A | T::B | T::Y | T::K => self == x,
+            T::Int(_) => false,
+            T::Neg(t) | T::PowKm1(t) | T::Sin(t) | T::Cos(t) | T::Sign(t) | T::Named(_, t) => {
+                t.mentions(x)
+            }
+            T::Add(t, u) | T::Sub(t, u) | T::Mul(t, u) | T::Div(t, u) => {
+                t.mentions(x) || u.mentions(x)
+            }
+        }
+    }
+
     /// The template without its outer [`T::Named`] hints.
     pub fn bare(&self) -> &T {
         match self {
@@ -117,11 +132,7 @@ pub fn eval_scalar<F: Scalar>(t: &T, env: &Env<F>) -> Result<F, NonRational> {
         T::PowKm1(t) => pow_total(&go(t)?, env.k - 1),
         T::Sin(t) => go(t)?.transcendental(Transcendental::Sin)?,
         T::Cos(t) => go(t)?.transcendental(Transcendental::Cos)?,
-        T::Sign(t) => match go(t)?.compare(&F::zero()) {
-            Some(Ordering::Less) => F::from_i64(-1),
-            Some(Ordering::Greater) => F::one(),
-            _ => F::zero(),
-        },
+        T::Sign(t) => sign(&go(t)?),
         T::Named(_, t) => go(t)?,
     })
 }

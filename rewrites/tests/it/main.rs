@@ -28,3 +28,4 @@ mod linear_transpose;
 mod prims_table;
 mod regress_extract;
 mod regress_f64_ieee;
+mod regress_singularities;

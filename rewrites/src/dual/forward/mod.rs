@@ -3,7 +3,9 @@
 //! concrete primal tensor and a Delta term for its forward derivative.
 //!
 //! One rule per construct (`⟦e⟧ = (v, dv)`; the elementwise and primitive rules are in
-//! `prims.rs`):
+//! `prims.rs`). Indexing, `gather` and `scatter` are linear in the table of primitives
+//! (docs/rules/primitives.md): their Delta is the primitive applied to the operand's
+//! Delta; an out-of-bounds read is the constant zero (docs/language.md), Delta `Zero`.
 //!
 //! | construct | rule | paper |
 //! |---|---|---|
@@ -32,6 +34,7 @@ mod prims;
 
 use super::delta::{Delta, Ids};
 use super::value::{seed_input, Table, DV};
+use crate::prims::PrimId;
 use adora_core::ast::{Expr, ExprKind, Function, Lit, Name, Pat};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_core::visit::ScopedMap;
@@ -319,10 +322,16 @@ impl<'o, S: Scalar> Forward<'o, S> {
                 let k = idx.len();
                 // An out-of-bounds read is the constant zero: its Delta is `Zero`.
                 let inside = flat_prefix(&t.shape, &idx).is_some();
-                Ok(self.real(v, |v| match inside {
-                    true => Delta::index(d, idx.clone(), k),
-                    false => Delta::zero(v.shape.clone()),
-                }))
+                self.by_linear(
+                    PrimId::Index,
+                    vec![Some(d), None],
+                    v,
+                    e.span,
+                    |ds, v| match inside {
+                        true => prims::lin1(ds, |d| Delta::index(d, idx.clone(), k)),
+                        false => Some(Delta::zero(v.shape.clone())),
+                    },
+                )
             }
             DV::Z(t) if rank_ok(&t.shape) => Ok(DV::Z(Rc::new(tensor::read_prefix(&t, &idx, &0)))),
             DV::B(t) if rank_ok(&t.shape) => {
@@ -406,7 +415,9 @@ impl<'o, S: Scalar> Forward<'o, S> {
             DV::R(t, d) => {
                 let v = tensor::gather_rows(&t, k, sh, &table.targets, &S::zero());
                 let shape = v.shape.clone();
-                self.real(v, |_| Delta::gather(d, Rc::new(table), shape))
+                self.by_linear(PrimId::Gather, vec![Some(d)], v, e.span, |ds, _| {
+                    prims::lin1(ds, |d| Delta::gather(d, Rc::new(table), shape))
+                })?
             }
             DV::Z(t) => DV::Z(Rc::new(tensor::gather_rows(&t, k, sh, &table.targets, &0))),
             DV::B(t) => DV::B(Rc::new(tensor::gather_rows(
@@ -459,7 +470,9 @@ impl<'o, S: Scalar> Forward<'o, S> {
                         self.ck.fit(a.clone(), span).map(|_| ())
                     }
                 })?;
-                self.real(v, |_| Delta::scatter(d, Rc::new(table), sh.to_vec()))
+                self.by_linear(PrimId::Scatter, vec![Some(d)], v, span, |ds, _| {
+                    prims::lin1(ds, |d| Delta::scatter(d, Rc::new(table), sh.to_vec()))
+                })?
             }
             DV::Z(t) => DV::Z(Rc::new(tensor::scatter_rows(
                 &t,

@@ -2,62 +2,65 @@
 //! arithmetic rules lifted to arrays, §6.1: "Add and Scale … where the scaling constant
 //! becomes array-valued, and the scaling is performed element-wise").
 //!
-//! | construct | rule (`⟦a⟧ = (u, du)`, `⟦b⟧ = (v, dv)`) |
+//! The derivatives come from the table of primitives (docs/rules/primitives.md),
+//! interpreted as Delta terms by [`crate::dual::table`]; a template's primal factor is
+//! an array: the operand or result itself (shared, not copied) or the template evaluated
+//! elementwise. Documented special cases, tried first (Futhark's dispatcher style):
+//!
+//! | construct | special case |
 //! |---|---|
-//! | `-a` | `(-u, Neg du)` |
-//! | `a + b` | `(u + v, Add(du, dv))` |
-//! | `a - b` | `(u - v, Add(du, Neg dv))` |
-//! | `a * b` | `(u v, Add(Scale(v, du), Scale(u, dv)))` |
-//! | `a * a` | `(u u, Scale(2 u, du))` (the same operand twice) |
-//! | `a / b` | `q = u / v`: `(q, DivBy(v, Add(du, Neg(Scale(q, dv)))))` (total: `x/0` has derivative 0) |
-//! | `exp a` … `sqrt a` | the table of primitives' partial (docs/rules/primitives.md), elementwise; `1 / t` as `DivBy(t, du)` |
-//! | `exp a` | `y = exp u`: `(y, Scale(y, du))` |
-//! | `log a` | `(log u, DivBy(u, du))` |
-//! | `sin a`, `cos a` | `Scale(cos u, du)`, `Scale(-sin u, du)` |
-//! | `tanh a` | `t = tanh u`: `Scale(1 - t t, du)` |
-//! | `sqrt a` | `r = sqrt u`: `DivBy(r + r, du)` |
-//! | `abs a` | `Scale(sign u, du)`, `sign 0 = 0` (`abs'(0) = 0`) |
-//! | `pow(a, k)` | the table's partial: `k = 0`: `Zero`; `k = 1`: `du`; else `Scale(k pow(u, k-1), du)` (total) |
-//! | `min(a, b)`, `max(a, b)` | `c = u <= v` (resp. `u >= v`): `(select(c, u, v), Select(c, du, dv))` (ties: left) |
-//! | `select(c, a, b)` | `(select(c, u, v), Select(c, du, dv))` (follows the selected branch) |
-//! | `sum a`, `sum_outer a` | `(sum u, Sum du)`, `(sum_outer u, SumOuter du)` |
-//! | `replicate(n, a)` | `(replicate n u, Replicate(n, du))` |
-//! | `transpose(p, a)`, `reshape(s, a)` | `Transpose(p, du)`, `Reshape(du)` |
-//! | `append(a, b)` | `Append(du, dv)` |
-//! | `real z` | `(real z, Zero)` — integers are constants |
-//! | `floor`, comparisons, `&& || !`, integer arithmetic, `iota` | no Delta (non-real results) |
+//! | `a * a` | the same operand twice: `Scale(2 u, du)` instead of two scaled copies |
+//!
+//! What the table gives, with `⟦a⟧ = (u, du)`, `⟦b⟧ = (v, dv)` and result `y`:
+//!
+//! | construct | Delta |
+//! |---|---|
+//! | `-a`, `a + b`, `a - b` | `Neg du`, `Add(du, dv)`, `Add(du, Neg dv)` |
+//! | `a * b` | `Add(Scale(v, du), Scale(u, dv))` |
+//! | `a / b` | `DivBy(v, Add(du, Neg(Scale(y, dv))))` (total: `x/0` has derivative 0) |
+//! | `exp a`, `log a`, `sqrt a` | `Scale(y, du)`, `DivBy(u, du)`, `DivBy(y + y, du)` |
+//! | `sin a`, `cos a`, `tanh a` | `Scale(cos u, du)`, `Scale(-sin u, du)`, `Scale(1 - y y, du)` |
+//! | `abs a` | `Scale(sign u, du)` (`abs'(0) = 0`) |
+//! | `pow(a, k)` | `k = 0`: `Zero`; `k = 1`: `du`; else `Scale(k pow(u, k-1), du)` (total) |
+//! | `min(a, b)`, `max(a, b)`, `select(c, a, b)` | `Select(c', du, dv)`, `c'` the table's condition (`u <= v`, `u >= v`, `c`) |
+//! | `sum`, `sum_outer`, `replicate`, `transpose`, `reshape`, `append` | linear: the primitive applied to the Deltas of its linear operands |
+//! | `real z`, `floor a` | no tangent (`real z` is a constant, `floor` an integer) |
+//!
+//! Comparisons, `&& || !`, integer arithmetic and `iota` have no Delta (non-real results).
 
 use super::super::delta::Delta;
-use super::super::value::DV;
+use super::super::value::{RDelta, DV};
 use super::{unsupported, Forward};
+use crate::dual::table;
 use crate::prims::partials::{eval_scalar, Env, T};
-use crate::prims::{deriv_at, Deriv, PrimId};
+use crate::prims::{Cond, PrimId};
 use adora_core::ast::{BinOp, Expr, Prim, UnOp};
-use adora_core::diag::{Diagnostic, ErrorKind, Result};
-use adora_semantics::kernels::arith::{holds, keeps_left, sign};
+use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+use adora_semantics::kernels::arith::{holds, keeps_left};
 use adora_semantics::kernels::limits::{ill, overflow};
 use adora_semantics::kernels::tensor::{self, checked_volume, map_with, zip_with};
 use adora_semantics::scalar::{Scalar, Transcendental};
 use adora_semantics::value::Tensor;
 use std::rc::Rc;
 
-/// A partial-derivative template of the table of primitives, elementwise over the operand
-/// `u` and the result `y` (static exponent `k`).
+/// A partial-derivative template of the table of primitives, elementwise over the
+/// operands `a`, `b` (equal shapes; `b` is `a` for unary primitives) and the result `y`
+/// (static exponent `k`).
 fn partial_elementwise<S: Scalar>(
     t: &T,
-    u: &Tensor<S>,
-    y: &Tensor<S>,
+    (a, b, y): (&Tensor<S>, &Tensor<S>, &Tensor<S>),
     k: i64,
-    span: adora_core::diag::Span,
+    span: Span,
 ) -> Result<Tensor<S>> {
-    let data = u
+    let data = a
         .data
         .iter()
+        .zip(&b.data)
         .zip(&y.data)
-        .map(|(a, r)| {
+        .map(|((a, b), r)| {
             let env = Env {
                 a: a.clone(),
-                b: a.clone(),
+                b: b.clone(),
                 y: r.clone(),
                 k,
             };
@@ -66,9 +69,41 @@ fn partial_elementwise<S: Scalar>(
         })
         .collect::<Result<Vec<S>>>()?;
     Ok(Tensor {
-        shape: u.shape.clone(),
+        shape: a.shape.clone(),
         data,
     })
+}
+
+/// The table's condition of a choice, elementwise.
+fn condition<S: Scalar>(
+    cond: Cond,
+    a: &Tensor<S>,
+    b: &Tensor<S>,
+    c: Option<&Rc<Tensor<bool>>>,
+    span: Span,
+) -> Result<Rc<Tensor<bool>>> {
+    let op = match cond {
+        Cond::Le => BinOp::Le,
+        Cond::Ge => BinOp::Ge,
+        Cond::Operand(_) => {
+            return c.cloned().ok_or_else(|| {
+                table::mismatch(PrimId::Select, span, "a choice by a condition operand")
+            })
+        }
+    };
+    Ok(Rc::new(zip_with(a, b, |x, y| {
+        Ok::<_, Diagnostic>(holds(op, x.compare(y)))
+    })?))
+}
+
+/// The one linear operand's Delta mapped by `f`; `None` unless the table lists exactly
+/// one linear operand.
+pub(super) fn lin1<S: Scalar>(
+    ds: Vec<RDelta<S>>,
+    f: impl FnOnce(RDelta<S>) -> RDelta<S>,
+) -> Option<RDelta<S>> {
+    let [d]: [RDelta<S>; 1] = ds.try_into().ok()?;
+    Some(f(d))
 }
 
 fn is_comparison(op: BinOp) -> bool {
@@ -79,13 +114,104 @@ fn is_comparison(op: BinOp) -> bool {
 }
 
 impl<S: Scalar> Forward<'_, S> {
+    /// `y = id(operands)` (static exponent `k`) with the table's partial derivatives
+    /// ([`table::partials`]); the operands have `y`'s shape.
+    fn by_partials(
+        &self,
+        id: PrimId,
+        k: i64,
+        ops: &[(&Rc<Tensor<S>>, RDelta<S>)],
+        y: Tensor<S>,
+        span: Span,
+    ) -> Result<DV<S>> {
+        let y = Rc::new(y);
+        let zero = || Delta::zero(y.shape.clone());
+        if !self.diff || ops.iter().all(|(_, d)| d.is_zero()) {
+            return Ok(DV::R(y.clone(), zero()));
+        }
+        let Some(ps) = table::partials_of(id, k, span)? else {
+            return Ok(DV::R(y.clone(), zero()));
+        };
+        let (a, b) = match ops {
+            [(a, _)] => (*a, *a),
+            [(a, _), (b, _), ..] => (*a, *b),
+            [] => return Err(table::mismatch(id, span, "a primitive with operands")),
+        };
+        let ds = ops.iter().map(|(_, d)| d.clone()).collect();
+        let d = table::partials(ps, ds, |t| {
+            Ok(match t {
+                T::A => a.clone(),
+                T::B => b.clone(),
+                T::Y => y.clone(),
+                t => Rc::new(partial_elementwise(t, (a, b, &y), k, span)?),
+            })
+        })?;
+        Ok(DV::R(y, d))
+    }
+
+    /// `w = id(a, b)` (or `id(c, a, b)`) with the table's choice between the operand
+    /// Deltas `du`, `dv`: `Select(cond, du, dv)`.
+    fn by_choice(
+        &self,
+        id: PrimId,
+        (u, du): (&Rc<Tensor<S>>, RDelta<S>),
+        (v, dv): (&Rc<Tensor<S>>, RDelta<S>),
+        c: Option<&Rc<Tensor<bool>>>,
+        w: Tensor<S>,
+        span: Span,
+    ) -> Result<DV<S>> {
+        let w = Rc::new(w);
+        if !self.diff || (du.is_zero() && dv.is_zero()) {
+            return Ok(DV::R(w.clone(), Delta::zero(w.shape.clone())));
+        }
+        let (cond, then_arg, else_arg) = table::choice_of(id, span)?;
+        let branches = match cond {
+            Cond::Operand(_) => (1, 2),
+            _ => (0, 1),
+        };
+        let (d_then, d_else) = match (then_arg, else_arg) {
+            (t, e) if (t, e) == branches => (du, dv),
+            (t, e) if (e, t) == branches => (dv, du),
+            _ => {
+                return Err(table::mismatch(
+                    id,
+                    span,
+                    "a choice between its real operands",
+                ))
+            }
+        };
+        let c = condition(cond, u, v, c, span)?;
+        Ok(DV::R(w, Delta::select(c, d_then, d_else)))
+    }
+
+    /// `y = id(…)` linear in some operands (the table's [`crate::prims::Deriv::Linear`]):
+    /// `apply` builds the primitive's Delta from the Deltas of its linear operands (`ds`
+    /// has one entry per operand, `None` for those without a Delta).
+    pub(super) fn by_linear(
+        &self,
+        id: PrimId,
+        ds: Vec<Option<RDelta<S>>>,
+        y: Tensor<S>,
+        span: Span,
+        apply: impl FnOnce(Vec<RDelta<S>>, &Rc<Tensor<S>>) -> Option<RDelta<S>>,
+    ) -> Result<DV<S>> {
+        let y = Rc::new(y);
+        if !self.diff {
+            return Ok(DV::R(y.clone(), Delta::zero(y.shape.clone())));
+        }
+        let args = table::linear_args(id, ds, span)?;
+        let d =
+            apply(args, &y).ok_or_else(|| table::mismatch(id, span, "linear in these operands"))?;
+        Ok(DV::R(y, d))
+    }
+
     /// `-a`, `!a`.
     pub(super) fn unary(&mut self, e: &Expr, op: UnOp, a: DV<S>) -> Result<DV<S>> {
         let span = e.span;
         match (op, a) {
             (UnOp::Neg, DV::R(u, du)) => {
                 let v = map_with(&u, |x| Ok::<_, Diagnostic>(x.neg()))?;
-                Ok(self.real(v, |_| Delta::minus(du)))
+                self.by_partials(PrimId::Neg, 0, &[(&u, du)], v, span)
             }
             (UnOp::Neg, DV::Z(u)) => Ok(DV::Z(Rc::new(map_with(&u, |x| {
                 x.checked_neg().ok_or_else(|| overflow(span))
@@ -109,34 +235,31 @@ impl<S: Scalar> Forward<'_, S> {
         match (a, b) {
             (DV::R(u, du), DV::R(v, dv)) if u.shape == v.shape && arith => {
                 let ck = &mut self.ck;
-                match op {
-                    BinOp::Add => {
-                        let w = zip_with(&u, &v, |x, y| ck.fit(x.add(y), span))?;
-                        Ok(self.real(w, |_| Delta::plus(du, dv)))
-                    }
-                    BinOp::Sub => {
-                        let w = zip_with(&u, &v, |x, y| ck.fit(x.sub(y), span))?;
-                        Ok(self.real(w, |_| Delta::plus(du, Delta::minus(dv))))
-                    }
-                    BinOp::Mul => {
-                        let w = zip_with(&u, &v, |x, y| ck.fit(x.mul(y), span))?;
-                        Ok(self.real(w, |_| {
-                            if !du.is_zero() && du.same(&dv) && Rc::ptr_eq(&u, &v) {
-                                // x * x: Scale(2 x, dx).
-                                let two = S::from_i64(2);
-                                return Delta::scale(Rc::new(u.map(|x| two.mul(x))), du);
-                            }
-                            Delta::plus(Delta::scale(v.clone(), du), Delta::scale(u.clone(), dv))
-                        }))
-                    }
-                    _ => {
-                        let q = zip_with(&u, &v, |x, y| ck.real_div(x, y, span))?;
-                        Ok(self.real(q, |q| {
-                            let inner = Delta::plus(du, Delta::minus(Delta::scale(q.clone(), dv)));
-                            Delta::div_by(v.clone(), inner)
-                        }))
-                    }
+                let (id, w) = match op {
+                    BinOp::Add => (
+                        PrimId::Add,
+                        zip_with(&u, &v, |x, y| ck.fit(x.add(y), span))?,
+                    ),
+                    BinOp::Sub => (
+                        PrimId::Sub,
+                        zip_with(&u, &v, |x, y| ck.fit(x.sub(y), span))?,
+                    ),
+                    BinOp::Mul => (
+                        PrimId::Mul,
+                        zip_with(&u, &v, |x, y| ck.fit(x.mul(y), span))?,
+                    ),
+                    _ => (
+                        PrimId::Div,
+                        zip_with(&u, &v, |x, y| ck.real_div(x, y, span))?,
+                    ),
+                };
+                if id == PrimId::Mul && !du.is_zero() && du.same(&dv) && Rc::ptr_eq(&u, &v) {
+                    // Special case x * x: Scale(2 x, dx), one factor instead of two
+                    // scaled copies of one Delta.
+                    let two = S::from_i64(2);
+                    return Ok(self.real(w, |_| Delta::scale(Rc::new(u.map(|x| two.mul(x))), du)));
                 }
+                self.by_partials(id, 0, &[(&u, du), (&v, dv)], w, span)
             }
             (DV::R(u, _), DV::R(v, _)) if u.shape == v.shape && is_comparison(op) => {
                 Ok(DV::B(Rc::new(zip_with(&u, &v, |x, y| {
@@ -190,10 +313,6 @@ impl<S: Scalar> Forward<'_, S> {
                 .map_err(|n| Diagnostic::new(ErrorKind::NonRational, span, n.message()))
         };
         let y = map_with(&u, |x| apply(x, f))?;
-        if !self.diff || du.is_zero() {
-            return Ok(self.real(y, |_| du));
-        }
-        let y = Rc::new(y);
         let id = match f {
             Transcendental::Exp => PrimId::Exp,
             Transcendental::Log => PrimId::Log,
@@ -202,20 +321,7 @@ impl<S: Scalar> Forward<'_, S> {
             Transcendental::Tanh => PrimId::Tanh,
             Transcendental::Sqrt => PrimId::Sqrt,
         };
-        let Deriv::Partials([p]) = deriv_at(id, 0) else {
-            return Err(ill(span, format!("`{}` has one partial", f.name())));
-        };
-        // The table's partial, elementwise (docs/rules/primitives.md). Special cases, tried
-        // first: the result itself (`exp`) is shared, not copied, and a partial `1 / t` is
-        // the Delta `DivBy(t, du)` (no reciprocal array).
-        let at = |t: &T| partial_elementwise(t, &u, &y, 0, span);
-        let d = match p.bare() {
-            T::Y => Delta::scale(y.clone(), du),
-            T::Div(one, T::A) if one.bare() == &T::Int(1) => Delta::div_by(u.clone(), du),
-            T::Div(one, t) if one.bare() == &T::Int(1) => Delta::div_by(Rc::new(at(t)?), du),
-            t => Delta::scale(Rc::new(at(t)?), du),
-        };
-        Ok(DV::R(y, d))
+        self.by_partials(id, 0, &[(&u, du)], y, span)
     }
 
     /// `min` / `max`: `c = u <= v` (`u >= v`), `(select(c, u, v), Select(c, du, dv))`.
@@ -226,7 +332,8 @@ impl<S: Scalar> Forward<'_, S> {
                     Ok::<_, Diagnostic>(keeps_left(is_max, x.compare(y)))
                 })?;
                 let w = tensor::select(&c, &u, &v);
-                Ok(self.real(w, |_| Delta::select(Rc::new(c), du, dv)))
+                let id = if is_max { PrimId::Max } else { PrimId::Min };
+                self.by_choice(id, (&u, du), (&v, dv), None, w, e.span)
             }
             (DV::Z(u), DV::Z(v)) if u.shape == v.shape => {
                 Ok(DV::Z(Rc::new(zip_with(&u, &v, |x, y| {
@@ -270,7 +377,7 @@ impl<S: Scalar> Forward<'_, S> {
             Prim::Abs => match next()? {
                 DV::R(u, du) => {
                     let v = map_with(&u, |x| Ok::<_, Diagnostic>(x.abs()))?;
-                    Ok(self.real(v, |_| Delta::scale(Rc::new(u.map(sign)), du)))
+                    self.by_partials(PrimId::Abs, 0, &[(&u, du)], v, span)
                 }
                 DV::Z(u) => Ok(DV::Z(Rc::new(map_with(&u, |x| {
                     x.checked_abs().ok_or_else(|| overflow(span))
@@ -306,22 +413,7 @@ impl<S: Scalar> Forward<'_, S> {
                     DV::R(u, du) => {
                         let ck = &mut self.ck;
                         let v = map_with(&u, |x| ck.pow_real(x, k, span))?;
-                        // The table's partial (docs/rules/primitives.md): `pow(x, 0)' = 0`,
-                        // `pow(x, 1)' = dx`, else `k * pow(x, k - 1)` elementwise.
-                        let deriv = deriv_at(PrimId::Pow, k);
-                        let factor = match deriv {
-                            Deriv::Partials([p])
-                                if *p != T::Int(1) && self.diff && !du.is_zero() =>
-                            {
-                                Some(Rc::new(partial_elementwise(p, &u, &v, k, span)?))
-                            }
-                            _ => None,
-                        };
-                        Ok(self.real(v, |_| match (deriv, factor) {
-                            (_, Some(f)) => Delta::scale(f, du),
-                            (Deriv::Partials(_), None) => du,
-                            _ => Delta::zero(u.shape.clone()),
-                        }))
+                        self.by_partials(PrimId::Pow, k, &[(&u, du)], v, span)
                     }
                     DV::Z(u) => {
                         let ck = &mut self.ck;
@@ -341,7 +433,7 @@ impl<S: Scalar> Forward<'_, S> {
                 match (a, b) {
                     (DV::R(u, du), DV::R(v, dv)) if u.shape == v.shape => {
                         let w = tensor::select(&c, &u, &v);
-                        Ok(self.real(w, |_| Delta::select(c.clone(), du, dv)))
+                        self.by_choice(PrimId::Select, (&u, du), (&v, dv), Some(&c), w, span)
                     }
                     (DV::Z(u), DV::Z(v)) if u.shape == v.shape => {
                         Ok(DV::Z(Rc::new(tensor::select(&c, &u, &v))))
@@ -359,7 +451,13 @@ impl<S: Scalar> Forward<'_, S> {
                         acc.add_assign(x);
                     }
                     let acc = self.ck.fit(acc, span)?;
-                    Ok(self.real(Tensor::scalar(acc), |_| Delta::sum(du)))
+                    self.by_linear(
+                        PrimId::Sum,
+                        vec![Some(du)],
+                        Tensor::scalar(acc),
+                        span,
+                        |ds, _| lin1(ds, Delta::sum),
+                    )
                 }
                 DV::Z(u) => {
                     let mut acc: i64 = 0;
@@ -395,7 +493,9 @@ impl<S: Scalar> Forward<'_, S> {
                         shape: inner,
                         data: acc,
                     };
-                    Ok(self.real(t, |_| Delta::sum_outer(du)))
+                    self.by_linear(PrimId::SumOuter, vec![Some(du)], t, span, |ds, _| {
+                        lin1(ds, Delta::sum_outer)
+                    })
                 }
                 DV::Z(u) if !u.shape.is_empty() => {
                     let (n, inner) = (u.shape[0], u.shape[1..].to_vec());
@@ -429,9 +529,13 @@ impl<S: Scalar> Forward<'_, S> {
                 };
                 self.ck.limit(checked_volume(&[n, size]), span)?;
                 Ok(match a {
-                    DV::R(u, du) => {
-                        self.real(tensor::replicate(n, &u), |_| Delta::replicate(n, du))
-                    }
+                    DV::R(u, du) => self.by_linear(
+                        PrimId::Replicate,
+                        vec![Some(du)],
+                        tensor::replicate(n, &u),
+                        span,
+                        |ds, _| lin1(ds, |d| Delta::replicate(n, d)),
+                    )?,
                     DV::Z(u) => DV::Z(Rc::new(tensor::replicate(n, &u))),
                     DV::B(u) => DV::B(Rc::new(tensor::replicate(n, &u))),
                     DV::T(_) => return Err(ill(span, "cannot replicate a tuple")),
@@ -454,9 +558,13 @@ impl<S: Scalar> Forward<'_, S> {
                     return Err(Diagnostic::new(ErrorKind::Shape, span, "not a permutation"));
                 }
                 Ok(match a {
-                    DV::R(u, du) => self.real(tensor::transpose(&u, perm), |_| {
-                        Delta::transpose(perm.clone(), du)
-                    }),
+                    DV::R(u, du) => self.by_linear(
+                        PrimId::Transpose,
+                        vec![Some(du)],
+                        tensor::transpose(&u, perm),
+                        span,
+                        |ds, _| lin1(ds, |d| Delta::transpose(perm.clone(), d)),
+                    )?,
                     DV::Z(u) => DV::Z(Rc::new(tensor::transpose(&u, perm))),
                     DV::B(u) => DV::B(Rc::new(tensor::transpose(&u, perm))),
                     DV::T(_) => return Err(ill(span, "cannot transpose a tuple")),
@@ -466,9 +574,13 @@ impl<S: Scalar> Forward<'_, S> {
                 let a = next()?;
                 let ok = |s: &[usize]| checked_volume(s) == checked_volume(sh);
                 Ok(match a {
-                    DV::R(u, du) if ok(&u.shape) => {
-                        self.real(tensor::reshape(&u, sh), |_| Delta::reshape(sh.clone(), du))
-                    }
+                    DV::R(u, du) if ok(&u.shape) => self.by_linear(
+                        PrimId::Reshape,
+                        vec![Some(du)],
+                        tensor::reshape(&u, sh),
+                        span,
+                        |ds, _| lin1(ds, |d| Delta::reshape(sh.clone(), d)),
+                    )?,
                     DV::Z(u) if ok(&u.shape) => DV::Z(Rc::new(tensor::reshape(&u, sh))),
                     DV::B(u) if ok(&u.shape) => DV::B(Rc::new(tensor::reshape(&u, sh))),
                     _ => return Err(Diagnostic::new(ErrorKind::Shape, span, "cannot reshape")),
@@ -483,9 +595,16 @@ impl<S: Scalar> Forward<'_, S> {
                 let ok =
                     |x: &[usize], y: &[usize]| !x.is_empty() && !y.is_empty() && x[1..] == y[1..];
                 Ok(match (a, b) {
-                    (DV::R(u, du), DV::R(v, dv)) if ok(&u.shape, &v.shape) => {
-                        self.real(tensor::append(&u, &v), |_| Delta::append(du, dv))
-                    }
+                    (DV::R(u, du), DV::R(v, dv)) if ok(&u.shape, &v.shape) => self.by_linear(
+                        PrimId::Append,
+                        vec![Some(du), Some(dv)],
+                        tensor::append(&u, &v),
+                        span,
+                        |ds, _| {
+                            let [d, e]: [RDelta<S>; 2] = ds.try_into().ok()?;
+                            Some(Delta::append(d, e))
+                        },
+                    )?,
                     (DV::Z(u), DV::Z(v)) if ok(&u.shape, &v.shape) => {
                         DV::Z(Rc::new(tensor::append(&u, &v)))
                     }

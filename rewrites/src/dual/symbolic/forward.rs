@@ -23,6 +23,9 @@
 
 use super::{filled, is_atom, mk, SDelta, SymMap};
 use crate::dual::delta::{Delta, Ids};
+use crate::dual::table;
+use crate::prims::partials::T;
+use crate::prims::{Cond, PrimId};
 use adora_core::ast::{BinOp, Expr, ExprKind, Function, Lit, Name, Pat, Prim, UnOp};
 use adora_core::check::NodeTypes;
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
@@ -95,6 +98,14 @@ pub fn separate(f: &Function) -> Result<Separated> {
         leaves: pass.leaves,
         names: pass.names,
     })
+}
+
+/// The operand and result terms a template reads.
+struct Leaves {
+    a: Option<Expr>,
+    b: Option<Expr>,
+    y: Expr,
+    k: i64,
 }
 
 struct SymFwd<'t> {
@@ -247,11 +258,11 @@ impl SymFwd<'_> {
                 Ok(SV::R(primal, Delta::stack(ds)))
             }
             ExprKind::Unary(UnOp::Neg, x) => {
-                let (p, d) = self.real(x)?;
-                Ok(SV::R(
-                    mk(ExprKind::Unary(UnOp::Neg, Box::new(p))),
-                    Delta::minus(d),
-                ))
+                let a = self.real(x)?;
+                self.by_partials(e, PrimId::Neg, 0, vec![a], &shape_of(&ty), |ps| {
+                    let [p]: [Expr; 1] = ps.try_into().ok()?;
+                    Some(mk(ExprKind::Unary(UnOp::Neg, Box::new(p))))
+                })
             }
             ExprKind::Binary(op, a, b) => self.binary(e, *op, a, b, &ty),
             ExprKind::Prim(p, args) => self.prim(e, p, args, &ty),
@@ -268,7 +279,10 @@ impl SymFwd<'_> {
                 if outside {
                     return Ok(SV::R(primal, Delta::zero(shape_of(&ty))));
                 }
-                Ok(SV::R(primal, Delta::index(d, atoms, k)))
+                self.linear_delta(e, PrimId::Index, vec![Some(d), None], Some(primal), |ds| {
+                    let [d]: [SDelta; 1] = ds.try_into().ok()?;
+                    Some(Delta::index(d, atoms, k))
+                })
             }
             ExprKind::Gather(sh, x, bs, ix) => {
                 let (p, d) = self.real(x)?;
@@ -283,7 +297,10 @@ impl SymFwd<'_> {
                     bs.clone(),
                     ix.clone(),
                 ));
-                Ok(SV::R(primal, Delta::gather(d, map, shape_of(&ty))))
+                self.linear_delta(e, PrimId::Gather, vec![Some(d)], Some(primal), |ds| {
+                    let [d]: [SDelta; 1] = ds.try_into().ok()?;
+                    Some(Delta::gather(d, map, shape_of(&ty)))
+                })
             }
             ExprKind::Scatter(sh, x, bs, ix) => {
                 let xty = self.ty(x)?;
@@ -300,7 +317,10 @@ impl SymFwd<'_> {
                     bs.clone(),
                     ix.clone(),
                 ));
-                Ok(SV::R(primal, Delta::scatter(d, map, sh.clone())))
+                self.linear_delta(e, PrimId::Scatter, vec![Some(d)], Some(primal), |ds| {
+                    let [d]: [SDelta; 1] = ds.try_into().ok()?;
+                    Some(Delta::scatter(d, map, sh.clone()))
+                })
             }
             ExprKind::Build(..) => Err(unsupported(e, "`build` (run bot first)")),
             other => Err(unsupported(e, &format!("`{}`", other.form_name()))),
@@ -319,43 +339,216 @@ impl SymFwd<'_> {
         let (pa, da) = self.real(a)?;
         let (pb, db) = self.real(b)?;
         let shape = shape_of(ty);
-        Ok(match op {
-            BinOp::Add => SV::R(bin(op, pa, pb), Delta::plus(da, db)),
-            BinOp::Sub => SV::R(bin(op, pa, pb), Delta::plus(da, Delta::minus(db))),
-            BinOp::Mul => {
-                if !da.is_zero() && da.same(&db) && pa == pb {
-                    // x * x: Scale(2 x, dx), one factor instead of two scaled copies.
-                    let x = self.atom(pa);
-                    let k = self.atom(bin(BinOp::Mul, filled(&shape, 2), x.clone()));
-                    return Ok(SV::R(bin(op, x.clone(), x), Delta::scale(k, da)));
-                }
-                let pa = if db.is_zero() { pa } else { self.atom(pa) };
-                let pb = if da.is_zero() { pb } else { self.atom(pb) };
-                let d = Delta::plus(Delta::scale(pb.clone(), da), Delta::scale(pa.clone(), db));
-                SV::R(bin(op, pa, pb), d)
-            }
-            BinOp::Div => {
-                if da.is_zero() && db.is_zero() {
-                    return Ok(SV::R(bin(op, pa, pb), Delta::zero(shape)));
-                }
-                let pb = self.atom(pb);
-                if db.is_zero() {
-                    return Ok(SV::R(bin(op, pa, pb.clone()), Delta::div_by(pb, da)));
-                }
-                let q = self.atom(bin(op, pa, pb.clone()));
-                let d = Delta::div_by(
-                    pb,
-                    Delta::plus(da, Delta::minus(Delta::scale(q.clone(), db))),
-                );
-                SV::R(q, d)
-            }
+        let id = match op {
+            BinOp::Add => PrimId::Add,
+            BinOp::Sub => PrimId::Sub,
+            BinOp::Mul => PrimId::Mul,
+            BinOp::Div => PrimId::Div,
             _ => {
                 return Err(unsupported(
                     e,
                     &format!("`{}` with a real result", op.symbol()),
                 ))
             }
+        };
+        if id == PrimId::Mul && !da.is_zero() && da.same(&db) && pa == pb {
+            // Special case x * x: Scale(2 x, dx), one factor instead of two scaled copies.
+            let x = self.atom(pa);
+            let k = self.atom(bin(BinOp::Mul, filled(&shape, 2), x.clone()));
+            return Ok(SV::R(bin(op, x.clone(), x), Delta::scale(k, da)));
+        }
+        self.by_partials(e, id, 0, vec![(pa, da), (pb, db)], &shape, |ps| {
+            let [x, y]: [Expr; 2] = ps.try_into().ok()?;
+            Some(bin(op, x, y))
         })
+    }
+
+    /// `id(operands)` (static exponent `k`) with the table's partials interpreted as
+    /// primal terms ([`crate::dual::table::partials`]): the operands a live partial reads
+    /// are made atoms (in operand order), then the result if a partial reads it, then
+    /// each factor; `build` makes the primal term from the operands' terms.
+    fn by_partials(
+        &mut self,
+        e: &Expr,
+        id: PrimId,
+        k: i64,
+        ops: Vec<(Expr, SDelta)>,
+        shape: &[usize],
+        build: impl Fn(Vec<Expr>) -> Option<Expr>,
+    ) -> Result<SV> {
+        let build =
+            |ps: Vec<Expr>| build(ps).ok_or_else(|| table::mismatch(id, e.span, "of this arity"));
+        let partials = match table::partials_of(id, k, e.span)? {
+            Some(ps) if ops.iter().any(|(_, d)| !d.is_zero()) => ps,
+            _ => {
+                let primal = build(ops.into_iter().map(|(p, _)| p).collect())?;
+                return Ok(SV::R(primal, Delta::zero(shape.to_vec())));
+            }
+        };
+        let live: Vec<&T> = partials
+            .iter()
+            .zip(&ops)
+            .filter(|(_, (_, d))| !d.is_zero())
+            .map(|(p, _)| p)
+            .collect();
+        let reads = |x: &T| live.iter().any(|p| p.mentions(x));
+        let (reads_a, reads_b, reads_y) = (reads(&T::A), reads(&T::B), reads(&T::Y));
+        let mut terms = Vec::with_capacity(ops.len());
+        let mut ds = Vec::with_capacity(ops.len());
+        for (i, (p, d)) in ops.into_iter().enumerate() {
+            let read = if i == 0 { reads_a } else { i == 1 && reads_b };
+            terms.push(if read { self.atom(p) } else { p });
+            ds.push(d);
+        }
+        let primal = build(terms.clone())?;
+        let y = if reads_y { self.atom(primal) } else { primal };
+        let leaves = Leaves {
+            a: terms.first().cloned(),
+            b: terms.get(1).cloned(),
+            y: y.clone(),
+            k,
+        };
+        let d = table::partials(partials, ds, |t| {
+            let term = self.template(t, &leaves, shape, e)?;
+            Ok(self.atom(term))
+        })?;
+        Ok(SV::R(y, d))
+    }
+
+    /// Template `t` as a primal term over the operand and result terms (elementwise,
+    /// constants filled to `shape`).
+    fn template(&mut self, t: &T, l: &Leaves, shape: &[usize], e: &Expr) -> Result<Expr> {
+        let missing = || {
+            Diagnostic::new(
+                ErrorKind::Internal,
+                e.span,
+                format!("the template `{t}` reads an operand the primitive does not have"),
+            )
+        };
+        Ok(match t {
+            T::A => l.a.clone().ok_or_else(missing)?,
+            T::B => l.b.clone().ok_or_else(missing)?,
+            T::Y => l.y.clone(),
+            T::K => filled(shape, l.k),
+            T::Int(n) => filled(shape, *n),
+            T::Neg(u) => {
+                let u = self.template(u, l, shape, e)?;
+                mk(ExprKind::Unary(UnOp::Neg, Box::new(u)))
+            }
+            T::Add(u, v) | T::Sub(u, v) | T::Mul(u, v) | T::Div(u, v) => {
+                let op = match t {
+                    T::Add(..) => BinOp::Add,
+                    T::Sub(..) => BinOp::Sub,
+                    T::Mul(..) => BinOp::Mul,
+                    _ => BinOp::Div,
+                };
+                let u = self.template(u, l, shape, e)?;
+                let v = self.template(v, l, shape, e)?;
+                bin(op, u, v)
+            }
+            T::PowKm1(u) => {
+                let u = self.template(u, l, shape, e)?;
+                match l.k - 1 {
+                    1 => u,
+                    m => prim(Prim::Pow(m), vec![u]),
+                }
+            }
+            T::Sin(u) => prim(Prim::Sin, vec![self.template(u, l, shape, e)?]),
+            T::Cos(u) => prim(Prim::Cos, vec![self.template(u, l, shape, e)?]),
+            T::Sign(u) => {
+                // select(x < 0, -1, select(x == 0, 0, 1)): abs'(0) = 0 (docs/language.md),
+                // 1 for an unordered (NaN) x, as the reference has it.
+                let u = self.template(u, l, shape, e)?;
+                let x = self.atom(u);
+                let zero = filled(shape, 0);
+                let lt = bin(BinOp::Lt, x.clone(), zero.clone());
+                let eq = bin(BinOp::Eq, x, zero.clone());
+                let inner = prim(Prim::Select, vec![eq, zero, filled(shape, 1)]);
+                prim(Prim::Select, vec![lt, filled(shape, -1), inner])
+            }
+            T::Named(_, u) => self.template(u, l, shape, e)?,
+        })
+    }
+
+    /// `id(a, b)` / `select(c, a, b)` with the table's choice: `Select(c', da, db)`, `c'`
+    /// the table's condition bound to an atom (the operands first made atoms).
+    fn by_choice(
+        &mut self,
+        e: &Expr,
+        id: PrimId,
+        c: Option<Expr>,
+        (pa, da): (Expr, SDelta),
+        (pb, db): (Expr, SDelta),
+        build: impl Fn(Option<Expr>, Expr, Expr) -> Expr,
+    ) -> Result<SV> {
+        if da.is_zero() && db.is_zero() {
+            return Ok(SV::R(build(c, pa, pb), da));
+        }
+        let (cond, then_arg, else_arg) = table::choice_of(id, e.span)?;
+        let (c, pa, pb) = match (cond, c) {
+            (Cond::Operand(_), Some(c)) => (self.atom(c), pa, pb),
+            (Cond::Le | Cond::Ge, None) => {
+                let (a, b) = (self.atom(pa), self.atom(pb));
+                let op = if cond == Cond::Le {
+                    BinOp::Le
+                } else {
+                    BinOp::Ge
+                };
+                (self.atom(bin(op, a.clone(), b.clone())), a, b)
+            }
+            _ => return Err(table::mismatch(id, e.span, "this choice")),
+        };
+        let branches = match cond {
+            Cond::Operand(_) => (1, 2),
+            _ => (0, 1),
+        };
+        let d = match (then_arg, else_arg) {
+            (t, f) if (t, f) == branches => Delta::select(c.clone(), da, db),
+            (t, f) if (f, t) == branches => Delta::select(c.clone(), db, da),
+            _ => {
+                return Err(table::mismatch(
+                    id,
+                    e.span,
+                    "a choice between its real operands",
+                ))
+            }
+        };
+        let c = if cond == Cond::Le || cond == Cond::Ge {
+            None
+        } else {
+            Some(c)
+        };
+        Ok(SV::R(build(c, pa, pb), d))
+    }
+
+    /// `id(a)`, linear in `a` (the table's `Linear`): the primitive applied to `a`'s Delta.
+    fn by_linear(
+        &mut self,
+        e: &Expr,
+        id: PrimId,
+        ops: Vec<(Expr, SDelta)>,
+        build: impl FnOnce(Vec<Expr>) -> Option<Expr>,
+        apply: impl FnOnce(Vec<SDelta>) -> Option<SDelta>,
+    ) -> Result<SV> {
+        let (ps, ds): (Vec<Expr>, Vec<Option<SDelta>>) =
+            ops.into_iter().map(|(p, d)| (p, Some(d))).unzip();
+        self.linear_delta(e, id, ds, build(ps), apply)
+    }
+
+    /// The primal term `primal` with the Delta `apply` builds from the Deltas of the
+    /// table's linear operands of `id` (`ds`: one per operand, `None` without a Delta).
+    fn linear_delta(
+        &mut self,
+        e: &Expr,
+        id: PrimId,
+        ds: Vec<Option<SDelta>>,
+        primal: Option<Expr>,
+        apply: impl FnOnce(Vec<SDelta>) -> Option<SDelta>,
+    ) -> Result<SV> {
+        let mismatch = || table::mismatch(id, e.span, "linear in these operands");
+        let args = table::linear_args(id, ds, e.span)?;
+        let d = apply(args).ok_or_else(mismatch)?;
+        Ok(SV::R(primal.ok_or_else(mismatch)?, d))
     }
 
     fn prim(&mut self, e: &Expr, p: &Prim, args: &[Expr], ty: &Type) -> Result<SV> {
@@ -364,122 +557,82 @@ impl SymFwd<'_> {
             args.get(k)
                 .ok_or_else(|| unsupported(e, "a primitive with missing arguments"))
         };
+        let unary = |p: &Prim| {
+            let p = p.clone();
+            move |ps: Vec<Expr>| Some(prim(p.clone(), ps))
+        };
         Ok(match p {
-            Prim::Exp | Prim::Log | Prim::Sin | Prim::Cos | Prim::Tanh | Prim::Sqrt => {
-                let (pa, da) = self.real(arg(0)?)?;
-                if da.is_zero() {
-                    return Ok(SV::R(prim(p.clone(), vec![pa]), da));
-                }
-                let x = self.atom(pa);
-                let y = self.atom(prim(p.clone(), vec![x.clone()]));
-                let d = match p {
-                    Prim::Exp => Delta::scale(y.clone(), da),
-                    Prim::Log => Delta::div_by(x, da),
-                    Prim::Sin => {
-                        let k = self.atom(prim(Prim::Cos, vec![x]));
-                        Delta::scale(k, da)
-                    }
-                    Prim::Cos => {
-                        let s = prim(Prim::Sin, vec![x]);
-                        let k = self.atom(mk(ExprKind::Unary(UnOp::Neg, Box::new(s))));
-                        Delta::scale(k, da)
-                    }
-                    Prim::Tanh => {
-                        let tt = bin(BinOp::Mul, y.clone(), y.clone());
-                        let k = self.atom(bin(BinOp::Sub, filled(&shape, 1), tt));
-                        Delta::scale(k, da)
-                    }
-                    _ => {
-                        let k = self.atom(bin(BinOp::Add, y.clone(), y.clone()));
-                        Delta::div_by(k, da)
-                    }
+            Prim::Exp | Prim::Log | Prim::Sin | Prim::Cos | Prim::Tanh | Prim::Sqrt | Prim::Abs => {
+                let id = match p {
+                    Prim::Exp => PrimId::Exp,
+                    Prim::Log => PrimId::Log,
+                    Prim::Sin => PrimId::Sin,
+                    Prim::Cos => PrimId::Cos,
+                    Prim::Tanh => PrimId::Tanh,
+                    Prim::Sqrt => PrimId::Sqrt,
+                    _ => PrimId::Abs,
                 };
-                SV::R(y, d)
-            }
-            Prim::Abs => {
-                let (pa, da) = self.real(arg(0)?)?;
-                if da.is_zero() {
-                    return Ok(SV::R(prim(Prim::Abs, vec![pa]), da));
-                }
-                let x = self.atom(pa);
-                let zero = filled(&shape, 0);
-                let gt = bin(BinOp::Gt, x.clone(), zero.clone());
-                let lt = bin(BinOp::Lt, x.clone(), zero.clone());
-                let inner = prim(Prim::Select, vec![lt, filled(&shape, -1), zero]);
-                let k = self.atom(prim(Prim::Select, vec![gt, filled(&shape, 1), inner]));
-                SV::R(prim(Prim::Abs, vec![x]), Delta::scale(k, da))
+                let a = self.real(arg(0)?)?;
+                return self.by_partials(e, id, 0, vec![a], &shape, unary(p));
             }
             Prim::Pow(n) => {
-                let (pa, da) = self.real(arg(0)?)?;
-                let n = *n;
-                if da.is_zero() || n == 0 || n == 1 {
-                    let d = if n == 0 { Delta::zero(shape) } else { da };
-                    return Ok(SV::R(prim(Prim::Pow(n), vec![pa]), d));
-                }
-                let x = self.atom(pa);
-                let power = match n {
-                    2 => x.clone(),
-                    _ => prim(Prim::Pow(n - 1), vec![x.clone()]),
-                };
-                let k = self.atom(bin(BinOp::Mul, filled(&shape, n), power));
-                SV::R(prim(Prim::Pow(n), vec![x]), Delta::scale(k, da))
+                let a = self.real(arg(0)?)?;
+                return self.by_partials(e, PrimId::Pow, *n, vec![a], &shape, unary(p));
             }
             Prim::Real => SV::R(e.clone(), Delta::zero(shape)),
             Prim::Min | Prim::Max => {
-                let (pa, da) = self.real(arg(0)?)?;
-                let (pb, db) = self.real(arg(1)?)?;
-                if da.is_zero() && db.is_zero() {
-                    return Ok(SV::R(prim(p.clone(), vec![pa, pb]), da));
-                }
-                let (a, b) = (self.atom(pa), self.atom(pb));
-                let op = if *p == Prim::Max {
-                    BinOp::Ge
+                let a = self.real(arg(0)?)?;
+                let b = self.real(arg(1)?)?;
+                let id = if *p == Prim::Max {
+                    PrimId::Max
                 } else {
-                    BinOp::Le
+                    PrimId::Min
                 };
-                let c = self.atom(bin(op, a.clone(), b.clone()));
-                SV::R(prim(p.clone(), vec![a, b]), Delta::select(c, da, db))
+                let p = p.clone();
+                return self.by_choice(e, id, None, a, b, |_, a, b| prim(p.clone(), vec![a, b]));
             }
             Prim::Select => {
                 let c = arg(0)?.clone();
-                let (pa, da) = self.real(arg(1)?)?;
-                let (pb, db) = self.real(arg(2)?)?;
-                if da.is_zero() && db.is_zero() {
-                    return Ok(SV::R(prim(Prim::Select, vec![c, pa, pb]), da));
-                }
-                let c = self.atom(c);
-                SV::R(
-                    prim(Prim::Select, vec![c.clone(), pa, pb]),
-                    Delta::select(c, da, db),
-                )
+                let a = self.real(arg(1)?)?;
+                let b = self.real(arg(2)?)?;
+                return self.by_choice(e, PrimId::Select, Some(c.clone()), a, b, |c2, a, b| {
+                    prim(Prim::Select, vec![c2.unwrap_or_else(|| c.clone()), a, b])
+                });
             }
-            Prim::Sum => {
-                let (pa, da) = self.real(arg(0)?)?;
-                SV::R(prim(Prim::Sum, vec![pa]), Delta::sum(da))
-            }
-            Prim::SumOuter => {
-                let (pa, da) = self.real(arg(0)?)?;
-                SV::R(prim(Prim::SumOuter, vec![pa]), Delta::sum_outer(da))
-            }
-            Prim::Replicate(n) => {
-                let (pa, da) = self.real(arg(0)?)?;
-                SV::R(prim(p.clone(), vec![pa]), Delta::replicate(*n, da))
-            }
-            Prim::Transpose(perm) => {
-                let (pa, da) = self.real(arg(0)?)?;
-                SV::R(
-                    prim(p.clone(), vec![pa]),
-                    Delta::transpose(perm.clone(), da),
-                )
-            }
-            Prim::Reshape(sh) => {
-                let (pa, da) = self.real(arg(0)?)?;
-                SV::R(prim(p.clone(), vec![pa]), Delta::reshape(sh.clone(), da))
+            Prim::Sum
+            | Prim::SumOuter
+            | Prim::Replicate(_)
+            | Prim::Transpose(_)
+            | Prim::Reshape(_) => {
+                let a = self.real(arg(0)?)?;
+                let id = match p {
+                    Prim::Sum => PrimId::Sum,
+                    Prim::SumOuter => PrimId::SumOuter,
+                    Prim::Replicate(_) => PrimId::Replicate,
+                    Prim::Transpose(_) => PrimId::Transpose,
+                    _ => PrimId::Reshape,
+                };
+                let apply = |ds: Vec<SDelta>| {
+                    let [d]: [SDelta; 1] = ds.try_into().ok()?;
+                    Some(match p {
+                        Prim::Sum => Delta::sum(d),
+                        Prim::SumOuter => Delta::sum_outer(d),
+                        Prim::Replicate(n) => Delta::replicate(*n, d),
+                        Prim::Transpose(perm) => Delta::transpose(perm.clone(), d),
+                        Prim::Reshape(sh) => Delta::reshape(sh.clone(), d),
+                        _ => return None,
+                    })
+                };
+                return self.by_linear(e, id, vec![a], unary(p), apply);
             }
             Prim::Append => {
-                let (pa, da) = self.real(arg(0)?)?;
-                let (pb, db) = self.real(arg(1)?)?;
-                SV::R(prim(Prim::Append, vec![pa, pb]), Delta::append(da, db))
+                let a = self.real(arg(0)?)?;
+                let b = self.real(arg(1)?)?;
+                let apply = |ds: Vec<SDelta>| {
+                    let [d, f]: [SDelta; 2] = ds.try_into().ok()?;
+                    Some(Delta::append(d, f))
+                };
+                return self.by_linear(e, PrimId::Append, vec![a, b], unary(p), apply);
             }
             other => {
                 return Err(unsupported(

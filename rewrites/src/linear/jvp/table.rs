@@ -187,14 +187,15 @@ impl J<'_> {
                 self.nl(name, Op::Prim(p), vec![x])
             }
             T::Sign(u) => {
-                // select(x < 0, -1, select(x > 0, 1, 0)): abs'(0) = 0 (docs/language.md).
+                // select(x < 0, -1, select(x == 0, 0, 1)): abs'(0) = 0 (docs/language.md),
+                // and 1 for an unordered (NaN) x, as the reference has it.
                 let x = self.template(u, "t", site);
                 let zero = self.fill(0, sh);
                 let one = self.fill(1, sh);
                 let mone = self.fill(-1, sh);
-                let pos = self.nl("pos", Op::Binary(BinOp::Gt), vec![x.clone(), zero.clone()]);
+                let eq = self.nl("eq", Op::Binary(BinOp::Eq), vec![x.clone(), zero.clone()]);
                 let neg = self.nl("neg", Op::Binary(BinOp::Lt), vec![x, zero.clone()]);
-                let s1 = self.nl("sgn", Op::Prim(Prim::Select), vec![pos, one, zero]);
+                let s1 = self.nl("sgn", Op::Prim(Prim::Select), vec![eq, zero, one]);
                 self.nl("sgn", Op::Prim(Prim::Select), vec![neg, mone, s1])
             }
         };
