@@ -13,7 +13,9 @@
 //! [`engine_config`]); [`show`] prints its result as source.
 //!
 //! The rules live in `rules/` (one module per figure; docs/rules/bot.md explains the
-//! encoding: lets by sharing, binders, substitution on representatives, guards).
+//! encoding: lets by sharing, binders, substitution on representatives, guards). A `let`
+//! outside binders used more than once or under a binder is materialised instead (module
+//! `share`: its value and the rest are transformed as separate segments).
 //!
 //! Errors: hitting the iteration or node limit before the normal form is reachable is an
 //! [`ErrorKind::Resource`] diagnostic with the figures (iterations, e-nodes, e-classes);
@@ -127,7 +129,7 @@ impl BotConfig {
 pub struct BotOutcome {
     /// The transformed function: same signature, in Theorem 5.1's normal form.
     pub function: Function,
-    /// What each phase did (one phase today).
+    /// What each phase did: one phase per segment (module `share`), in program order.
     pub phases: Vec<PhaseReport>,
     /// E-nodes at the end.
     pub egraph_nodes: usize,

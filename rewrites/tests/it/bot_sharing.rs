@@ -4,9 +4,7 @@
 //! is transformed in time linear in the chain (checked deterministically by the e-graph's
 //! size, never by the clock) and its `ops` do not grow; single uses are still inlined.
 
-#[path = "../../benches/bot_programs/mod.rs"]
-mod bot_programs;
-
+use crate::bot_scaling::bot_programs;
 use crate::bot_support::{exact, header_inputs, load};
 use adora_core::ast::{ExprKind, Function};
 use adora_core::visit::{node_count, subexprs};
