@@ -1,7 +1,9 @@
 //! Criterion benchmark of the bulk-operation transform on programs of growing size: deep
-//! `build` nests, long `let` chains and wide sums (`bot_programs.rs`). Besides the timings
-//! it prints, per program, its size in expression nodes, the e-graph's final size (e-nodes,
-//! e-classes), the iterations and the output's size — the table of docs/rules/bot.md.
+//! `build` nests, long `let` chains, wide sums and chains of shared lets
+//! (`bot_programs.rs`). Besides the timings it prints, per program, its size in expression
+//! nodes, the e-graphs' final size (e-nodes, e-classes, summed over the segments of
+//! materialised lets), the iterations (the most of any segment) and the output's size —
+//! the table of docs/rules/bot.md.
 //!
 //! Run: `cargo bench -p adora-rewrites --bench bot` (add `-- --quick` for a short run).
 
@@ -27,6 +29,11 @@ fn families() -> Vec<Family> {
             vec![4, 16, 32, 64, 100],
         ),
         ("wide-sum", bot_programs::wide_sum, vec![4, 16, 32, 64, 100]),
+        (
+            "shared-chain",
+            bot_programs::shared_chain,
+            vec![10, 20, 50, 100],
+        ),
     ]
 }
 
@@ -44,7 +51,7 @@ fn bench(c: &mut Criterion) {
                 "{name:<11} {n:>4} {nodes:>6} {:>9} {:>10} {:>11} {:>13}",
                 out.egraph_nodes,
                 out.egraph_classes,
-                out.phases[0].iterations,
+                out.phases.iter().map(|p| p.iterations).max().unwrap_or(0),
                 adora_core::visit::node_count(&out.function.body)
             );
             group.bench_with_input(BenchmarkId::from_parameter(nodes), &f, |b, f| {

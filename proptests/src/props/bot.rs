@@ -1,17 +1,19 @@
 //! Properties of the bulk-operation transform (seed 000 §5; `adora_rewrites::bot`):
 //! Theorem 5.1 (termination within limits and the normal form), exact preservation of
-//! values and types, clean stops under small limits, and the soundness of each rule on
-//! generated programs.
+//! values and types, `ops` never increased (§5.1), clean stops under small limits, and the
+//! soundness of each rule on generated programs.
 //! (That every rule fires somewhere is a test: `rewrites/tests/it/bot_coverage.rs`.)
 
-use super::util::{aux_rng, exact, fail, load, Eval};
+use super::util::{aux_rng, exact, fail, is_resource, load, opts, Eval};
 use crate::catalogue::{Agg, Check, Figure, Outcome, Pass, Property};
 use crate::gen::strategy::CaseStrategy;
 use crate::gen::{Case, Fragment, GenSpec, RetKind};
 use crate::values::literal;
+use adora_core::ast::ExprKind;
 use adora_core::ast::Function;
 use adora_core::diag::ErrorKind;
-use adora_core::visit::node_count;
+use adora_core::visit::{node_count, pat_names, subexprs};
+use adora_costmodel::measure;
 use adora_rewrites::bot::projection::check_normal_form;
 use adora_rewrites::bot::{rules, transform, BotConfig};
 use adora_rewrites::ir::extract::{extract_member, to_function};
@@ -48,6 +50,20 @@ pub fn properties() -> Vec<Property> {
                           output's size to the input's, in expression nodes)",
             figure: Some(Figure { label: "output/input nodes (max)", agg: Agg::Max }),
             check: Check::Case { strategy: bulk, check: preserves },
+        },
+        Property {
+            name: "bot/ops-non-increasing",
+            source: "seed 000 §5.1 (the bot rules preserve time complexity); seed 001 §2.2 (the `ops` \
+                     cost model, docs/cost-models.md)",
+            fragment: "bulk",
+            description: "bot's result costs no more `ops` than the original on the case's inputs \
+                          (a let outside binders used more than once or under a binder stays a let: \
+                          docs/rules/bot.md, \"Materialised lets\"); programs with a let inside a build \
+                          body read more than once there are vacuous (build-let is not implemented; \
+                          specs/theorems.md, S000-X5.1c) (the figure: the largest ratio ops(bot(p)) / ops(p), \
+                          over cases with ops(p) > 0)",
+            figure: Some(Figure { label: "ops ratio (max)", agg: Agg::Max }),
+            check: Check::Case { strategy: bulk, check: ops_non_increasing },
         },
         Property {
             name: "bot/runner-stops-cleanly",
@@ -125,6 +141,62 @@ fn preserves(case: &Case) -> Outcome {
         ));
     }
     Pass::figure(node_count(&g.body) as f64 / node_count(&f.body).max(1) as f64)
+}
+
+/// `ops` of `f` on the case's inputs; `None` when a resource limit stops the evaluation.
+fn ops(f: &Function, case: &Case) -> Result<Option<u64>, String> {
+    match measure(f, &case.inputs, &opts()) {
+        Ok(c) => Ok(Some(c.ops)),
+        Err(d) if is_resource(&d) => Ok(None),
+        Err(d) => Err(format!(
+            "costing fails: {d}\n{}",
+            adora_core::pretty::function(f)
+        )),
+    }
+}
+
+/// Whether a `let` inside a `build` body binds a name read more than once there: bot
+/// still inlines such a let (seed 000's build-let, which would make it a `let` of a
+/// `build`, is not implemented), and may then compute its value once per read
+/// (specs/theorems.md, S000-X5.1c).
+fn shared_let_in_build(f: &Function) -> bool {
+    subexprs(&f.body).iter().any(|e| {
+        let ExprKind::Build(_, _, body) = &e.kind else {
+            return false;
+        };
+        subexprs(body).iter().any(|l| match &l.kind {
+            ExprKind::Let(p, _, b) => pat_names(p).iter().any(|x| {
+                subexprs(b)
+                    .iter()
+                    .filter(|v| matches!(&v.kind, ExprKind::Var(y) if y == *x))
+                    .count()
+                    > 1
+            }),
+            _ => false,
+        })
+    })
+}
+
+fn ops_non_increasing(case: &Case) -> Outcome {
+    let f = load(case)?;
+    if shared_let_in_build(&f) {
+        return Pass::vacuous();
+    }
+    let out = transform(&f, &BotConfig::default()).map_err(|d| format!("bot fails: {d}"))?;
+    let g = &out.function;
+    let (Some(before), Some(after)) = (ops(&f, case)?, ops(g, case)?) else {
+        return Pass::vacuous();
+    };
+    if after > before {
+        return fail(format!(
+            "ops {before} became {after}\n{}",
+            adora_core::pretty::function(g)
+        ));
+    }
+    if before == 0 {
+        return Pass::vacuous();
+    }
+    Pass::figure(after as f64 / before as f64)
 }
 
 fn stops_cleanly(case: &Case) -> Outcome {
@@ -250,6 +322,11 @@ mod tests {
     #[test]
     fn bot_preserves_semantics() {
         check("bot/preserves-semantics", 200);
+    }
+
+    #[test]
+    fn bot_ops_non_increasing() {
+        check("bot/ops-non-increasing", 200);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The benchmark programs of `benches/bot.rs` (also used by `tests/it/bot_scaling.rs`): three
-//! families at growing sizes — deep `build` nests, long `let` chains, wide sums.
+//! The benchmark programs of `benches/bot.rs` (also used by `tests/it/bot_scaling.rs` and
+//! `tests/it/bot_sharing.rs`): four families at growing sizes — deep `build` nests, long
+//! `let` chains, wide sums, and chains of shared lets.
 
 #![allow(dead_code)]
 
@@ -46,4 +47,20 @@ pub fn wide_sum(width: usize) -> String {
         16 + width,
         terms.join(" + ")
     )
+}
+
+/// A chain of `len` lets in which each `build` reads the previous array three times
+/// (issue 19's family): `let a{k} = build 8 (i => a{k-1}[i] + a{k-1}[i + 1] * a{k-1}[i])`,
+/// from `a0 = x`, summed. Inlining the lets makes bot's work exponential in `len`; with
+/// the lets kept (docs/rules/bot.md, "Materialised lets") it is linear.
+pub fn shared_chain(len: usize) -> String {
+    let mut s = String::from("def main(x: R[8]) -> R =\n  let a0 = x * x in\n");
+    for k in 1..=len {
+        let p = k - 1;
+        s.push_str(&format!(
+            "  let a{k} = build 8 (i => a{p}[i] + a{p}[i + 1] * a{p}[i]) in\n"
+        ));
+    }
+    s.push_str(&format!("  sum(a{len})"));
+    s
 }

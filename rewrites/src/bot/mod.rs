@@ -13,7 +13,9 @@
 //! [`engine_config`]); [`show`] prints its result as source.
 //!
 //! The rules live in `rules/` (one module per figure; docs/rules/bot.md explains the
-//! encoding: lets by sharing, binders, substitution on representatives, guards).
+//! encoding: lets by sharing, binders, substitution on representatives, guards). A `let`
+//! outside binders used more than once or under a binder is materialised instead (module
+//! `share`: its value and the rest are transformed as separate segments).
 //!
 //! Errors: hitting the iteration or node limit before the normal form is reachable is an
 //! [`ErrorKind::Resource`] diagnostic with the figures (iterations, e-nodes, e-classes);
@@ -27,6 +29,7 @@ pub mod normal_form;
 mod prepare;
 pub mod projection;
 mod rules;
+mod share;
 pub mod table;
 
 pub use prepare::{engine_config, has_build, prepare, show};
@@ -37,12 +40,13 @@ use crate::ir::extract::{extract_recexpr, to_function};
 use crate::ir::lang::Ir;
 use crate::ir::runner::{run_phase, Phase, PhaseReport, PhaseStop};
 use crate::ir::translate::translate;
-use adora_core::ast::Function;
+use adora_core::ast::{Expr, ExprKind, Function};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+use adora_core::visit::rename_unique;
 use egg::Rewrite;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The limits of one bot run (builder style; see [`BotConfig::default`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,7 +129,7 @@ impl BotConfig {
 pub struct BotOutcome {
     /// The transformed function: same signature, in Theorem 5.1's normal form.
     pub function: Function,
-    /// What each phase did (one phase today).
+    /// What each phase did: one phase per segment (module `share`), in program order.
     pub phases: Vec<PhaseReport>,
     /// E-nodes at the end.
     pub egraph_nodes: usize,
@@ -141,7 +145,77 @@ pub fn rules() -> Vec<Rewrite<Ir, IrAnalysis>> {
 }
 
 /// Runs the bot on an elaborated function (see the module docs).
+///
+/// A `let` outside every binder whose value is used more than once, or under a binder,
+/// stays a `let` (module `share`, docs/rules/bot.md, "Materialised lets"): its value and
+/// the rest are transformed as separate *segments*, one e-graph each, in order. Each
+/// segment has the iteration and e-node limits of `cfg` and the time left of `cfg`'s
+/// safety net; the outcome lists one phase report per segment, and its e-graph figures
+/// and rule applications are the sums over the segments.
 pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
+    let Some(segments) = share::split(f)? else {
+        return transform_segment(f, cfg);
+    };
+    let started = Instant::now();
+    let mut lets = Vec::new();
+    let mut total = BotOutcome {
+        function: f.clone(),
+        phases: Vec::new(),
+        egraph_nodes: 0,
+        egraph_classes: 0,
+        applied: BTreeMap::new(),
+    };
+    for seg in segments {
+        let left = cfg.time_limit.saturating_sub(started.elapsed());
+        if left.is_zero() {
+            return Err(Diagnostic::new(
+                ErrorKind::Resource,
+                f.body.span,
+                format!(
+                    "bot hit its time limit ({:?}) after {} of its segments",
+                    cfg.time_limit,
+                    total.phases.len()
+                ),
+            ));
+        }
+        let out = transform_segment(&seg.function, &cfg.clone().with_time_limit(left))?;
+        total.phases.extend(out.phases);
+        total.egraph_nodes += out.egraph_nodes;
+        total.egraph_classes += out.egraph_classes;
+        for (rule, n) in out.applied {
+            *total.applied.entry(rule).or_insert(0) += n;
+        }
+        match seg.pat {
+            Some(p) => lets.push((p, out.function.body)),
+            None => total.function.body = out.function.body,
+        }
+    }
+    let body = lets
+        .into_iter()
+        .rev()
+        .fold(total.function.body, |b, (p, v)| {
+            let span = v.span;
+            Expr::new(ExprKind::Let(p, Box::new(v), Box::new(b)), span)
+        });
+    let params: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
+    total.function.body = adora_core::with_stack(|| rename_unique(&params, &body));
+    let g = &total.function;
+    adora_core::with_stack(|| adora_core::check::check_function(g)).map_err(|d| {
+        internal(format!("the program with its lets does not re-check: {d}"))
+            .with_note(adora_core::pretty::function(g))
+    })?;
+    if let Err(v) = projection::check_normal_form(g) {
+        return Err(
+            internal(format!("the extracted program is not in normal form: {v}"))
+                .with_note(adora_core::pretty::function(g)),
+        );
+    }
+    Ok(total)
+}
+
+/// Bot on one segment (or on a whole function without materialised lets): one e-graph,
+/// one phase.
+fn transform_segment(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
     let mut tr = translate(f)?;
     let rules = rules();
     let phase = cfg.phase();

@@ -6,7 +6,7 @@
 //! `benches/bot.rs` (`cargo bench -p adora-rewrites --bench bot`), not here.
 
 #[path = "../../benches/bot_programs/mod.rs"]
-mod bot_programs;
+pub mod bot_programs;
 
 use adora_rewrites::bot::projection::check_normal_form;
 use adora_rewrites::bot::{transform, BotConfig};

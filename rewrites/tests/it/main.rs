@@ -7,6 +7,7 @@ mod bot_prepare;
 mod bot_programs;
 mod bot_rules;
 mod bot_scaling;
+mod bot_sharing;
 mod bot_support;
 mod dual_errors;
 mod dual_laws;
