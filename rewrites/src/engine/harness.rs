@@ -188,6 +188,7 @@ pub fn ask_by<S: Mode>(
                 Query::Jvp(ts) => r.jvp(f, inputs, ts, opts).map(|(v, t)| Answer::Jvp(v, t)),
                 Query::Vjp(c) => r.vjp(f, inputs, c, opts).map(Answer::Gradient),
             })
+            .map_err(|e| locate(e, f, inputs, opts))
         }
     }
 }
@@ -208,7 +209,8 @@ pub fn evaluate<S: Scalar>(
         Query::Vjp(c) => Seed::Cotangent(c),
     };
     let args = dp.arguments(f, inputs, seed)?;
-    let (out, _) = adora_core::with_stack(|| eval(&dp.function, &args, opts))?;
+    let (out, _) = adora_core::with_stack(|| eval(&dp.function, &args, opts))
+        .map_err(|e| locate(e, f, inputs, opts))?;
     let u = dp.unpack(f, inputs, out)?;
     Ok(match query {
         Query::Jvp(_) => {
@@ -217,6 +219,28 @@ pub fn evaluate<S: Scalar>(
         }
         Query::Grad | Query::Vjp(_) => Answer::Gradient(u.gradient()),
     })
+}
+
+/// The error `e` of a derivative program or a runtime of `f`, with a source position where
+/// it had none. Derivative programs are built by rewriting (bot, the dual and linear
+/// transformations) and the Linear A runtime evaluates one operation at a time, so they
+/// carry no positions of `f`; when one fails with a resource or runtime error without
+/// a position (the size of a rational, the step limit, `--strict` division), the primal
+/// `f` is evaluated at `inputs`: if it fails too, its error names the construct of `f`
+/// (docs/language.md, "Errors"). Only failures pay for this second evaluation.
+fn locate<S: Scalar>(
+    e: Diagnostic,
+    f: &Function,
+    inputs: &[Value<S>],
+    opts: &EvalOptions,
+) -> Diagnostic {
+    if e.span != Span::DUMMY || !matches!(e.kind, ErrorKind::Resource | ErrorKind::Runtime) {
+        return e;
+    }
+    match adora_core::with_stack(|| eval(f, inputs, opts)) {
+        Err(p) if p.span != Span::DUMMY && p.kind == e.kind => p,
+        _ => e,
+    }
 }
 
 /// Value and gradient of a scalar-real `f` from engine `e`.

@@ -11,6 +11,7 @@ mod f64_agreement;
 mod io;
 mod limits;
 mod observer;
+mod pow;
 mod programs;
 mod reference;
 mod regress_f64_ieee;
