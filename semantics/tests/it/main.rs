@@ -16,3 +16,4 @@ mod programs;
 mod reference;
 mod regress_f64_ieee;
 mod scalar;
+mod step_default;
