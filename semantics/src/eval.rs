@@ -29,8 +29,9 @@
 //!   element stores the value, later ones add).
 //! * `select` is strict, `if` lazy; `sum`, `sum_outer` fold left starting from the first
 //!   element (an empty sum is 0).
-//! * `pow(x, k)` multiplies `x` `|k|` times (`x^0 = 1`), a negative `k` takes the total
-//!   reciprocal; it costs `|k|` extra steps per element.
+//! * `pow(x, k)` computes `x^|k|` by squaring after checking that the result fits
+//!   `max_rational_bits` (`x^0 = 1`), a negative `k` takes the total reciprocal; it costs
+//!   [`crate::kernels::arith::pow_steps`] extra steps per element.
 //! * Steps: one per node evaluation (each iteration counts); past `max_steps` the
 //!   evaluation stops with `ErrorKind::Resource` "evaluation step limit (N) exceeded".
 //!   Every real produced by arithmetic is checked against `max_rational_bits` (exact
@@ -97,6 +98,12 @@ pub use machine::check_inputs;
 mod ops;
 mod soac;
 
+/// The default step limit: 10^7 steps, which the exact evaluator runs in one to two
+/// seconds on a development machine, so that a runaway loop or a huge nested `build`
+/// reports the limit within seconds (docs/language.md, "Resource limits"; `--max-steps N`
+/// raises it).
+pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
+
 /// Options of one evaluation.
 #[derive(Clone, Debug)]
 pub struct EvalOptions {
@@ -115,7 +122,7 @@ impl Default for EvalOptions {
     fn default() -> Self {
         EvalOptions {
             strict: false,
-            max_steps: 200_000_000,
+            max_steps: DEFAULT_MAX_STEPS,
             max_rational_bits: 1 << 16,
         }
     }

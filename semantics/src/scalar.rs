@@ -125,7 +125,7 @@ pub trait Scalar: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
         false
     }
     /// The value of `pow(self, k)` with its derivative rule, given `repeated`: the
-    /// evaluator's result of `|k|` multiplications from one and, for `k < 0`, a reciprocal
+    /// evaluator's result of `x^|k|` by squaring and, for `k < 0`, a reciprocal
     /// (docs/language.md). The default returns `repeated`, whose derivative is the product
     /// and quotient rules applied along the way (for exact scalars this equals the textbook
     /// rule below). Dual numbers over a field that [keeps explicit

@@ -21,6 +21,7 @@ mod ir_roundtrip;
 mod ir_runner;
 mod ir_support;
 mod ir_translate;
+mod limits_pow;
 mod linear_engine;
 mod linear_golden;
 mod linear_jvp;

@@ -3,7 +3,9 @@
 
 use super::layout::{append, select, transpose, unreachable_tuple};
 use super::machine::{bad_shape, ill, overflow, volume, Machine};
-use crate::kernels::arith::{div_real, holds, int_op, pick, pick_int, pow_int, pow_real};
+use crate::kernels::arith::{
+    div_real, holds, int_op, pick, pick_int, pow_int, pow_real, pow_steps,
+};
 use crate::kernels::limits::too_large;
 use crate::rt::{Arr, RV};
 use crate::scalar::{Scalar, Transcendental};
@@ -154,12 +156,12 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         }
     }
 
-    /// `pow(x, k)`: `|k|` multiplications, then a total reciprocal for negative `k`; the
-    /// derivative rule is the scalar's ([`Scalar::pow_rule`]).
+    /// `pow(x, k)`: `x^|k|` by squaring after a size check of the result, then a total
+    /// reciprocal for negative `k` ([`pow_real`]); the derivative rule is the scalar's
+    /// ([`Scalar::pow_rule`]). Charges [`pow_steps`] per element.
     fn pow(&mut self, x: &RV<S>, k: i64, span: Span) -> Result<RV<S>> {
-        let n = k.unsigned_abs();
         let elems = x.size() as u64;
-        self.charge(n.saturating_mul(elems), span)?;
+        self.charge(pow_steps(k).saturating_mul(elems), span)?;
         let bits = self.opts.max_rational_bits;
         let fit = |v: S| {
             if v.fits_bits(bits) {
@@ -170,7 +172,14 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         };
         match x {
             RV::R(a) => Ok(RV::R(a.map(|v| {
-                let r = pow_real(v, k, fit, || self.div_zero(span))?;
+                let r = pow_real(
+                    v,
+                    k,
+                    bits,
+                    fit,
+                    || too_large(bits, span),
+                    || self.div_zero(span),
+                )?;
                 Ok::<_, Diagnostic>(v.pow_rule(k, r))
             })?)),
             RV::Z(a) => Ok(RV::Z(a.map(|v| {

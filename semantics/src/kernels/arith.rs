@@ -1,10 +1,13 @@
 //! Scalar kernels: integer floor division and remainder, the `min`/`max` tie rule, the
-//! comparison operators on orderings, `abs'`, `pow` by repeated multiplication with total
-//! division, and total real division (docs/language.md, "Semantic conventions").
+//! comparison operators on orderings, `abs'`, `pow` by squaring with total division, and
+//! total real division (docs/language.md, "Semantic conventions").
 
 use crate::scalar::Scalar;
 use adora_core::ast::BinOp;
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
 use std::cmp::Ordering;
+use std::convert::Infallible;
 
 /// `x / y` on reals, total: the quotient and whether the divisor was zero (a
 /// division-by-zero event, which the caller counts; the value is then
@@ -16,19 +19,90 @@ pub fn div_real<S: Scalar>(x: &S, y: &S) -> (S, bool) {
     }
 }
 
-/// `pow(x, k)` on reals: `|k|` multiplications from one, each passed through `fit` (the
-/// size check), then for `k < 0` the total reciprocal, whose division-by-zero event is
+/// The multiplications [`pow_real`] makes for `x^n` by squaring (left to right over the
+/// binary digits of `n`): one squaring per digit after the first, one multiplication by
+/// `x` per further one digit; `0` for `n <= 1`.
+pub fn pow_multiplications(n: u64) -> u64 {
+    match n {
+        0 => 0,
+        _ => u64::from(63 - n.leading_zeros()) + u64::from(n.count_ones()) - 1,
+    }
+}
+
+/// The evaluation steps of `pow(x, k)` per element (docs/language.md, "Resource limits"):
+/// its multiplications ([`pow_multiplications`]) and, for `k < 0`, the reciprocal.
+pub fn pow_steps(k: i64) -> u64 {
+    pow_multiplications(k.unsigned_abs()) + u64::from(k < 0)
+}
+
+/// Whether `x^n` certainly has a numerator or denominator of more than `max_bits` bits,
+/// decided before multiplying: for a reduced `p/q`, `x^n = p^n / q^n` is reduced and
+/// `p^n` has `floor(n log2 |p|) + 1` bits, which is more than `max_bits` exactly when
+/// `n log2 |p| >= max_bits`. Two lower bounds decide it: the integer bound `n (b - 1) + 1`
+/// for `|p|` of `b` bits (exact for powers of two), and `n log2 |p|` with `log2` estimated
+/// from the leading 64 bits and lowered by a relative margin of `1e-12`, far above its
+/// rounding error. So the answer `true` is always right; near the limit the answer is
+/// `false` and the size check of each product decides. `false` for scalars that are not
+/// exact.
+pub fn pow_too_large<S: Scalar>(x: &S, n: u64, max_bits: u64) -> bool {
+    let Some(r) = x.as_rational() else {
+        return false;
+    };
+    let b = r.numer().bits().max(r.denom().bits());
+    let log2 = log2_of(r.numer()).max(log2_of(r.denom()));
+    (n > 0 && b.saturating_sub(1).saturating_mul(n).saturating_add(1) > max_bits)
+        || n as f64 * log2 * (1.0 - 1e-12) >= max_bits as f64
+}
+
+/// `log2 |v|` from the leading 64 bits of `v` (`0` for `v = 0`, whose powers do not grow).
+fn log2_of(v: &BigInt) -> f64 {
+    let bits = v.bits();
+    if bits == 0 {
+        return 0.0;
+    }
+    let shift = bits.saturating_sub(64);
+    let top = (v.magnitude() >> shift).to_u64().unwrap_or(u64::MAX);
+    (top as f64).log2() + shift as f64
+}
+
+/// `x^n` by squaring, each product passed through `fit` (the size check). Every
+/// intermediate is a power `x^m` with `m <= n`, so no intermediate is larger than the
+/// result. `x^0 = 1`, `x^1 = x`.
+fn pow_by_squaring<S: Scalar, E>(
+    x: &S,
+    n: u64,
+    fit: &mut impl FnMut(S) -> Result<S, E>,
+) -> Result<S, E> {
+    if n == 0 {
+        return Ok(S::one());
+    }
+    let mut r = x.clone();
+    for i in (0..63 - n.leading_zeros()).rev() {
+        r = fit(r.mul(&r))?;
+        if (n >> i) & 1 == 1 {
+            r = fit(r.mul(x))?;
+        }
+    }
+    Ok(r)
+}
+
+/// `pow(x, k)` on reals: first the size check of the result ([`pow_too_large`] against
+/// `max_bits`; `too_large` gives its error), then `x^|k|` by squaring, each product passed
+/// through `fit`, then for `k < 0` the total reciprocal, whose division-by-zero event is
 /// reported to `div_zero` first.
 pub fn pow_real<S: Scalar, E>(
     x: &S,
     k: i64,
+    max_bits: u64,
     mut fit: impl FnMut(S) -> Result<S, E>,
+    too_large: impl FnOnce() -> E,
     div_zero: impl FnOnce() -> Result<(), E>,
 ) -> Result<S, E> {
-    let mut r = S::one();
-    for _ in 0..k.unsigned_abs() {
-        r = fit(r.mul(x))?;
+    let n = k.unsigned_abs();
+    if pow_too_large(x, n, max_bits) {
+        return Err(too_large());
     }
+    let mut r = pow_by_squaring(x, n, &mut fit)?;
     if k < 0 {
         r = match S::one().checked_div(&r) {
             Some(q) => fit(q)?,
@@ -41,21 +115,25 @@ pub fn pow_real<S: Scalar, E>(
     Ok(r)
 }
 
-/// `pow(x, k)` on integers: `|k|` checked multiplications (`None` on overflow), a
-/// negative power is the floor reciprocal `1 / x^|k|`, whose division-by-zero event (the
-/// value is then `0`) is reported to `div_zero` first.
+/// `pow(x, k)` on integers: `x^|k|` (`None` on overflow; `0`, `1` and `-1` never
+/// overflow), a negative power is the floor reciprocal `1 / x^|k|`, whose
+/// division-by-zero event (the value is then `0`) is reported to `div_zero` first.
 pub fn pow_int<E>(
     x: i64,
     k: i64,
     div_zero: impl FnOnce() -> Result<(), E>,
 ) -> Result<Option<i64>, E> {
-    let mut r: i64 = 1;
-    for _ in 0..k.unsigned_abs() {
-        match r.checked_mul(x) {
-            Some(v) => r = v,
+    let n = k.unsigned_abs();
+    let r = match x {
+        0 => i64::from(n == 0),
+        1 => 1,
+        -1 if n.is_multiple_of(2) => 1,
+        -1 => -1,
+        _ => match u32::try_from(n).ok().and_then(|n| x.checked_pow(n)) {
+            Some(v) => v,
             None => return Ok(None),
-        }
-    }
+        },
+    };
     if k < 0 {
         return Ok(match floor_div(1, r) {
             Some(q) => q,
@@ -68,15 +146,13 @@ pub fn pow_int<E>(
     Ok(Some(r))
 }
 
-/// `x^k` by `|k|` multiplications from one and, for `k < 0`, a reciprocal that divides by
-/// zero as `S` does ([`Scalar::div_by_zero`]: `0` exact, IEEE for `f64`), with no events
-/// or limits: the derivative factor `k · x^(k-1)` of `pow` (docs/language.md), whose primal
-/// counterpart has already been checked.
+/// `x^k` by squaring and, for `k < 0`, a reciprocal that divides by zero as `S` does
+/// ([`Scalar::div_by_zero`]: `0` exact, IEEE for `f64`), with no events or limits: the
+/// derivative factor `k · x^(k-1)` of `pow` (docs/language.md), whose primal counterpart
+/// has already been checked.
 pub fn pow_total<S: Scalar>(x: &S, k: i64) -> S {
-    let mut r = S::one();
-    for _ in 0..k.unsigned_abs() {
-        r = r.mul(x);
-    }
+    let mut r = pow_by_squaring(x, k.unsigned_abs(), &mut Ok::<S, Infallible>)
+        .unwrap_or_else(|e| match e {});
     if k < 0 {
         r = S::one()
             .checked_div(&r)

@@ -126,19 +126,22 @@ impl<'o> Checks<'o> {
     }
 
     /// `pow(x, k)` on reals ([`super::arith::pow_real`]) with the size checks and the
-    /// division-by-zero event.
+    /// division-by-zero event; charges [`super::arith::pow_steps`] steps.
     pub fn pow_real<S: Scalar>(&mut self, x: &S, k: i64, span: Span) -> Result<S> {
-        let opts = self.opts;
+        self.charge(super::arith::pow_steps(k), span)?;
+        let bits = self.opts.max_rational_bits;
         super::arith::pow_real(
             x,
             k,
+            bits,
             |v| {
-                if v.fits_bits(opts.max_rational_bits) {
+                if v.fits_bits(bits) {
                     Ok(v)
                 } else {
-                    Err(too_large(opts.max_rational_bits, span))
+                    Err(too_large(bits, span))
                 }
             },
+            || too_large(bits, span),
             || self.div_zero(span),
         )
     }

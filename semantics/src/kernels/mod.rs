@@ -13,7 +13,7 @@
 //! | [`tensor::select`], [`tensor::transpose`] ([`tensor::transpose_data`]), [`tensor::append`], [`tensor::stack`], [`tensor::replicate`], [`tensor::reshape`], [`tensor::slice_outer`] | layout operations (row-major) |
 //! | [`arith::div_real`] | total division: `x / 0 = 0` exact, IEEE in f64, and one division-by-zero event |
 //! | [`arith::int_op`], [`arith::floor_div`], [`arith::floor_mod`] | `Z` division is floor division, `x / 0 = 0`, `x % 0 = x` (an event); overflow is an error |
-//! | [`arith::pow_real`], [`arith::pow_int`], [`arith::pow_total`] | `pow(x, k)`: `|k|` multiplications from one, `k < 0` the total reciprocal; `pow(x, 0) = 1` |
+//! | [`arith::pow_real`], [`arith::pow_int`], [`arith::pow_total`] | `pow(x, k)`: the size check of the result ([`arith::pow_too_large`]), then `x^|k|` by squaring ([`arith::pow_steps`] steps), `k < 0` the total reciprocal; `pow(x, 0) = 1` |
 //! | [`arith::pick`], [`arith::pick_int`], [`arith::keeps_left`] | ties: `max(a, b)` is `a` when `a >= b`, `min(a, b)` is `a` when `a <= b` (primal values) |
 //! | [`arith::holds`] | comparison operators on primal values (an unordered `NaN` compares unequal) |
 //! | [`arith::sign`] | `abs'(x)`: `-1` below zero, `0` at zero (`abs'(0) = 0`), `1` above |
