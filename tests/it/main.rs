@@ -6,4 +6,5 @@
 mod cli;
 mod cli_exit_codes;
 mod cli_json;
+mod fuzz_smoke;
 mod theorems;
