@@ -6,6 +6,7 @@ mod compare;
 mod cost;
 mod diff;
 mod error;
+mod fuzz;
 mod inputs;
 mod names;
 mod schema;
@@ -102,6 +103,10 @@ enum Command {
     /// Run the property suite (the theorem catalogue) on random programs.
     #[command(after_help = EXIT_CODES)]
     Check(check::CheckArgs),
+    /// Fuzz the entry points (parser, checker, evaluator, engines, show, cost) for a
+    /// bounded time; findings are written as reproducers (docs/fuzzing.md).
+    #[command(after_help = FUZZ_EXIT_CODES)]
+    Fuzz(fuzz::FuzzArgs),
 }
 
 /// Number representation of an evaluation.
@@ -161,6 +166,10 @@ const EXIT_CODES: &str = "Exit codes: 0 success; 1 a check failed or an engine d
 reference; 2 bad usage or bad input (the message gives file, line and column); 3 an internal \
 error, a bug in Adora (please report it with the command line).";
 
+/// The exit codes of `adora fuzz`, for `--help`.
+const FUZZ_EXIT_CODES: &str = "Exit codes: 0 no findings; 1 findings (written under --findings); \
+2 bad usage.";
+
 /// Runs a parsed command line and returns the exit code. Every error is printed once, on
 /// standard error; an internal error (exit 3) is followed by a line asking for a bug
 /// report with the command line that reproduces it.
@@ -181,6 +190,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Transpose { file, entry } => show::transpose(&file, &entry).map(|()| OK),
         Command::Cost(a) => cost::cost(&a).map(|()| OK),
         Command::Check(a) => return check::check(&a),
+        Command::Fuzz(a) => return fuzz::fuzz(&a),
     };
     let code = match result {
         Ok(code) => code,

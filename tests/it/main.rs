@@ -6,5 +6,6 @@
 mod cli;
 mod cli_exit_codes;
 mod cli_json;
+mod fuzz_smoke;
 mod regress_reliability;
 mod theorems;
