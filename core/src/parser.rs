@@ -44,7 +44,7 @@
 //!                '(' expr ')'
 //!          | ('min' | 'max' | 'append') '(' expr ',' expr ')'
 //!          | 'select' '(' expr ',' expr ',' expr ')'
-//!          | 'pow' '(' expr ',' [ '-' ] INT ')'    -- static exponent, fits i64
+//!          | 'pow' '(' expr ',' [ '-' ] INT ')'    -- static exponent, in ±i64::MAX
 //!          | 'replicate' '(' SIZE ',' expr ')'
 //!          | ('transpose' | 'reshape') '(' '[' [ SIZE % ',' ] ']' ',' expr ')'
 //!          | 'iota' '(' SIZE ')'

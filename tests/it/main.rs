@@ -7,5 +7,6 @@ mod cli;
 mod cli_exit_codes;
 mod cli_json;
 mod fuzz_smoke;
+mod regress_fuzz_findings;
 mod regress_reliability;
 mod theorems;

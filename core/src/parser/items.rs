@@ -182,7 +182,7 @@ impl Parser<'_> {
         }
     }
 
-    /// A static integer that may be negative (the exponent of `pow`), fitting in `i64`.
+    /// A static integer that may be negative (the exponent of `pow`), in `±i64::MAX`.
     pub(super) fn signed_int(&mut self) -> PResult<i64> {
         let start = self.span();
         let negative = self.eat(&Tok::Minus).is_some();
@@ -190,9 +190,17 @@ impl Parser<'_> {
             Tok::Int(n) => {
                 let v: BigInt = if negative { -n.clone() } else { n.clone() };
                 let end = self.bump().span;
-                v.to_i64().ok_or_else(|| {
+                // At least `-i64::MAX`, so that the derivative's exponent `k - 1` of every
+                // engine and of the reference is an `i64` too (docs/language.md, "pow").
+                v.to_i64().filter(|k| *k != i64::MIN).ok_or_else(|| {
                     let what = if v.is_negative() { "small" } else { "large" };
-                    syntax(start.to(end), format!("exponent `{v}` is too {what}"))
+                    syntax(
+                        start.to(end),
+                        format!(
+                            "exponent `{v}` is too {what} (exponents lie in ±{})",
+                            i64::MAX
+                        ),
+                    )
                 })
             }
             _ => Err(self.unexpected("an integer literal")),

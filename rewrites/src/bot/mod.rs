@@ -200,10 +200,7 @@ pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
     let params: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
     total.function.body = adora_core::with_stack(|| rename_unique(&params, &body));
     let g = &total.function;
-    adora_core::with_stack(|| adora_core::check::check_function(g)).map_err(|d| {
-        internal(format!("the program with its lets does not re-check: {d}"))
-            .with_note(adora_core::pretty::function(g))
-    })?;
+    crate::ir::extract::recheck(g, f, "the program with its lets")?;
     if let Err(v) = projection::check_normal_form(g) {
         return Err(
             internal(format!("the extracted program is not in normal form: {v}"))

@@ -204,6 +204,15 @@ fn builtin_arity_and_static_arguments() {
         8,
         "exponent `99999999999999999999` is too large",
     );
+    // -2^63 fits an i64 but its derivative's exponent -2^63 - 1 does not (found by
+    // `adora fuzz`: an overflow in engine linear's JVP); the range is symmetric.
+    check(
+        eerr("pow(x, -9223372036854775808)"),
+        1,
+        8,
+        "exponent `-9223372036854775808` is too small (exponents lie in ±9223372036854775807)",
+    );
+    assert!(adora_core::parser::parse_expr("pow(x, -9223372036854775807)").is_ok());
     check(
         eerr("replicate(-2, x)"),
         1,

@@ -226,14 +226,28 @@ pub fn to_function(
         ret: original.ret.clone(),
         body,
     };
-    adora_core::with_stack(|| adora_core::check::check_function(&f)).map_err(|d| {
-        internal(format!(
-            "the extracted program does not re-check: {}",
-            d.message
-        ))
-        .with_note(adora_core::pretty::function(&f))
-    })?;
+    recheck(&f, original, "the extracted program")?;
     Ok(f)
+}
+
+/// Type-checks `f`, a program derived from `original` by rewriting (`what` names it in
+/// messages). A derived program that needs an array beyond the language's element limit
+/// (docs/language.md, "Resource limits") is a resource error at `original`'s body — a
+/// rewrite may materialise an intermediate array the source only indexed (found by
+/// `adora fuzz`); any other failure is an internal error carrying the program.
+pub fn recheck(f: &Function, original: &Function, what: &str) -> Result<()> {
+    adora_core::with_stack(|| adora_core::check::check_function(f)).map_err(|d| {
+        if d.kind == ErrorKind::Resource {
+            Diagnostic::new(
+                ErrorKind::Resource,
+                original.body.span,
+                format!("{what} would exceed a resource limit: {}", d.message),
+            )
+        } else {
+            internal(format!("{what} does not re-check: {}", d.message))
+                .with_note(adora_core::pretty::function(f))
+        }
+    })
 }
 
 /// Extracts class `root` as a function with `original`'s signature, under
