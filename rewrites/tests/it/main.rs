@@ -20,6 +20,7 @@ mod ir_roundtrip;
 mod ir_runner;
 mod ir_support;
 mod ir_translate;
+mod kit_lets;
 mod linear_engine;
 mod linear_golden;
 mod linear_jvp;
