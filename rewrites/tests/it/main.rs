@@ -21,6 +21,7 @@ mod ir_runner;
 mod ir_support;
 mod ir_translate;
 mod kit_lets;
+mod kit_subst;
 mod linear_engine;
 mod linear_golden;
 mod linear_jvp;
