@@ -34,15 +34,14 @@ use crate::ir::lang::{Const, IVarId, Ir};
 use crate::kit::lets::{bind_shared, reference, Shared};
 use adora_core::ast::{BinOp, Expr, ExprKind, Lit, Name, Param, Prim, UnOp};
 use adora_core::diag::Span;
-use adora_core::visit::{rebuild, NameSupply, Rebuild};
+use adora_core::visit::NameSupply;
 use egg::{Id, Language, RecExpr};
 use num_traits::ToPrimitive;
 use std::collections::{BTreeMap, HashMap};
 
 type R<T> = Result<T, String>;
 
-/// The prefix of binder placeholders (`#` cannot start a source identifier).
-const PLACEHOLDER: &str = "#b";
+use super::naming::PLACEHOLDER;
 
 #[derive(Clone)]
 struct Bind {
@@ -98,12 +97,7 @@ pub(crate) fn to_expr(e: &RecExpr<Ir>, an: &IrAnalysis, params: &[Param]) -> R<E
     l.share();
     let body = l.expr(root, &mut Vec::new())?;
     let body = bind_shared(&body, &l.table);
-    let mut names = Naming {
-        bases: &l.bases,
-        supply: &mut l.supply,
-        names: HashMap::new(),
-    };
-    names.go(&body)
+    super::naming::name_binders(&body, &l.bases, &mut l.supply)
 }
 
 impl Lets<'_> {
@@ -415,96 +409,4 @@ fn binop(n: &Ir) -> Option<BinOp> {
 
 fn mk(kind: ExprKind) -> Expr {
     Expr::new(kind, Span::DUMMY)
-}
-
-/// The final names of binders, claimed in the order of the extraction's scopes (see the
-/// module documentation): placeholders are replaced, everything else is kept.
-struct Naming<'a> {
-    bases: &'a HashMap<Name, String>,
-    supply: &'a mut NameSupply,
-    names: HashMap<Name, Name>,
-}
-
-impl Naming<'_> {
-    fn claim(&mut self, placeholder: &Name) -> Name {
-        let base = self.bases.get(placeholder).map_or("i", String::as_str);
-        let name = self.supply.claim(base);
-        self.names.insert(placeholder.clone(), name.clone());
-        name
-    }
-
-    fn rename(&self, n: &Name) -> R<Name> {
-        if !n.starts_with(PLACEHOLDER) {
-            return Ok(n.clone());
-        }
-        self.names
-            .get(n)
-            .cloned()
-            .ok_or_else(|| format!("binder {n} is used before it is named"))
-    }
-
-    fn go(&mut self, e: &Expr) -> R<Expr> {
-        let kind = match &e.kind {
-            ExprKind::Var(n) => ExprKind::Var(self.rename(n)?),
-            ExprKind::Let(..) => {
-                // A scope's `let`s: its body first, then the bound terms in order.
-                let mut chain = Vec::new();
-                let mut cur = e;
-                while let ExprKind::Let(p, v, b) = &cur.kind {
-                    chain.push((p.clone(), v));
-                    cur = b;
-                }
-                let mut out = self.go(cur)?;
-                let mut defs = Vec::new();
-                for (p, v) in chain {
-                    defs.push((p, self.go(v)?));
-                }
-                for (p, v) in defs.into_iter().rev() {
-                    out = mk(ExprKind::Let(p, Box::new(v), Box::new(out)));
-                }
-                return Ok(out);
-            }
-            ExprKind::Build(sh, bs, body) => {
-                let bs: Vec<Name> = bs.iter().map(|b| self.claim(b)).collect();
-                ExprKind::Build(sh.clone(), bs, Box::new(self.go(body)?))
-            }
-            ExprKind::Gather(sh, x, bs, ix) | ExprKind::Scatter(sh, x, bs, ix) => {
-                let x = Box::new(self.go(x)?);
-                let bs: Vec<Name> = bs.iter().map(|b| self.claim(b)).collect();
-                let ix = ix.iter().map(|c| self.go(c)).collect::<R<Vec<_>>>()?;
-                if matches!(e.kind, ExprKind::Gather(..)) {
-                    ExprKind::Gather(sh.clone(), x, bs, ix)
-                } else {
-                    ExprKind::Scatter(sh.clone(), x, bs, ix)
-                }
-            }
-            _ => {
-                let mut err = None;
-                let out = rebuild(e, &mut Children(self, &mut err));
-                return match err {
-                    Some(m) => Err(m),
-                    None => Ok(out),
-                };
-            }
-        };
-        Ok(Expr::new(kind, e.span))
-    }
-}
-
-/// The other nodes (no binders): children in field order.
-struct Children<'a, 'b>(&'a mut Naming<'b>, &'a mut Option<String>);
-
-impl Rebuild for Children<'_, '_> {
-    fn binder(&mut self, name: &Name) -> Name {
-        name.clone()
-    }
-    fn child(&mut self, e: &Expr, _: &[(Name, Name)]) -> Expr {
-        match self.0.go(e) {
-            Ok(x) => x,
-            Err(m) => {
-                self.1.get_or_insert(m);
-                e.clone()
-            }
-        }
-    }
 }
