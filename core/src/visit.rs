@@ -1,8 +1,8 @@
 //! Generic helpers over core expressions, shared by the checker, inlining, the rewrite
 //! engines, the generators and the corpus tools: child iteration (including lambda bodies
-//! and index-map expressions), free variables, size and depth, capture-avoiding
-//! substitution, renaming of binders to unique names, and names of constructs
-//! ([`construct`]).
+//! and index-map expressions), free variables, size and depth, renaming of binders to
+//! unique names, and names of constructs ([`construct`]). (Substitution is the lowering
+//! kit's, in `adora-rewrites`: docs/architecture.md, "Lowering kit".)
 //!
 //! **Binders.** The forms that bind names are `let` (its pattern, over the body), `build`
 //! (its index variables, over the body), `gather` and `scatter` (their index variables,
@@ -27,8 +27,8 @@ mod construct;
 mod rename;
 pub use construct::{construct, Construct};
 pub use rename::{
-    base_name, rebuild, rename_unique, substitute, ExpandCall, KeepCalls, NameSupply, Rebuild,
-    ScopedMap, Uniquifier,
+    base_name, rebuild, rename_unique, ExpandCall, KeepCalls, NameSupply, Rebuild, ScopedMap,
+    Uniquifier,
 };
 
 /// The names a pattern binds, in order.

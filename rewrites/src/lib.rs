@@ -6,6 +6,7 @@
 //! - [`dual`]: dual-arrays reverse AD with symbolic Delta evaluation (engines `dual`,
 //!   `dual-scalar`; seed 000 §2, §4, §6, §7).
 //! - [`linear`]: Linear A, linearize, unzip, transpose (engine `linear`; seed 002).
+//! - [`kit`]: the lowering kit — fresh names, one substitution, shared DAG → `let`s.
 //! - [`prims`]: the one table of primitives and their partial derivatives.
 
 #![warn(missing_docs)]
@@ -14,5 +15,6 @@ pub mod bot;
 pub mod dual;
 pub mod engine;
 pub mod ir;
+pub mod kit;
 pub mod linear;
 pub mod prims;

@@ -1,10 +1,11 @@
-//! Binder surgery: a deterministic name supply, scoped maps, generic node rebuilding,
-//! capture-avoiding substitution, and renaming of binders to unique names (the engine of
-//! [`rename_unique`] and of inlining).
+//! Binder surgery: a deterministic name supply, scoped maps, generic node rebuilding, and
+//! renaming of binders to unique names (the engine of [`rename_unique`] and of inlining).
+//! The one capture-avoiding substitution is the lowering kit's (`adora_rewrites::kit::
+//! subst`, docs/architecture.md, "Lowering kit"), built on [`rebuild`] and [`ScopedMap`].
 
 use super::{all_names, free_vars};
 use crate::ast::{Expr, ExprKind, Lambda, Name, Op, Pat};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 /// `base` of a name of the form `base_k` (`k` decimal digits, `base` non-empty);
 /// otherwise the name itself. Fresh names are formed from it, so duplicates of `x_1`
@@ -264,70 +265,6 @@ pub fn rebuild<R: Rebuild + ?Sized>(e: &Expr, r: &mut R) -> Expr {
         }
     };
     Expr::new(kind, e.span)
-}
-
-struct Subst<'a> {
-    root: &'a Expr,
-    name: &'a str,
-    repl: &'a Expr,
-    repl_fv: BTreeSet<Name>,
-    supply: Option<NameSupply>,
-    scope: ScopedMap<Name>,
-}
-
-impl Subst<'_> {
-    fn go(&mut self, e: &Expr) -> Expr {
-        match &e.kind {
-            ExprKind::Var(n) => match self.scope.get(n) {
-                Some(m) => Expr::new(ExprKind::Var(m.clone()), e.span),
-                None if n == self.name => self.repl.clone(),
-                None => e.clone(),
-            },
-            _ => rebuild(e, self),
-        }
-    }
-}
-
-impl Rebuild for Subst<'_> {
-    fn binder(&mut self, name: &Name) -> Name {
-        if !self.repl_fv.contains(name) {
-            return name.clone();
-        }
-        let supply = self.supply.get_or_insert_with(|| {
-            let mut s = NameSupply::new();
-            for n in all_names(self.root).iter().chain(&self.repl_fv) {
-                s.avoid(n);
-            }
-            s.avoid(self.name);
-            s
-        });
-        supply.fresh(name)
-    }
-    fn child(&mut self, e: &Expr, bound: &[(Name, Name)]) -> Expr {
-        for (o, n) in bound {
-            self.scope.push(o, n.clone());
-        }
-        let out = self.go(e);
-        for (o, _) in bound.iter().rev() {
-            self.scope.pop(o);
-        }
-        out
-    }
-}
-
-/// Capture-avoiding substitution `e[name := replacement]`: replaces the free occurrences
-/// of variable `name` in `e`. A binder of `e` that would capture a free variable of
-/// `replacement` is renamed to a fresh `base_k` name (unused in `e` and `replacement`).
-pub fn substitute(e: &Expr, name: &str, replacement: &Expr) -> Expr {
-    let mut s = Subst {
-        root: e,
-        name,
-        repl: replacement,
-        repl_fv: free_vars(replacement),
-        supply: None,
-        scope: ScopedMap::new(),
-    };
-    s.go(e)
 }
 
 /// What [`Uniquifier::rename`] does with a `Call` node (inlining expands it).

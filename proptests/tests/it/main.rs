@@ -3,5 +3,6 @@
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
 mod generators;
+mod kit;
 mod properties;
 mod runner;

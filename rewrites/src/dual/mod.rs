@@ -11,7 +11,7 @@
 //! 3. the reverse pass ([`reverse`], generic; [`runtime`] on concrete cotangents with
 //!    `Share` ids in decreasing order; [`symbolic::target`] on terms, sharing duplicated
 //!    cotangents);
-//! 4. global sharing to `let`s ([`symbolic::unshare`]) and the wrapper
+//! 4. global sharing to `let`s ([`crate::kit::lets`]) and the wrapper
 //!    ([`symbolic::wrapper`]) giving a core gradient program.
 //!
 //! `dual-scalar` ([`scalar`]) is §2's naive algorithm: the evaluator at a scalar type that

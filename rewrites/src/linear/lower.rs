@@ -9,9 +9,13 @@
 //! * a masked `select(c, a, 0.0)` → `select(c, a, z)` with `z` the zero array of `a`'s
 //!   shape.
 //!
-//! Binders are renamed to names unique in the function (gather / scatter binders too).
+//! Every binder of the result (`let`s, unpacking, gather / scatter binders and the binders
+//! inside copied index maps) takes a name claimed from one supply, so names are unique in
+//! the function by construction (the lowering kit, docs/architecture.md, "Lowering kit";
+//! seed 002 *You Only Linearize Once* §8 for the pipeline's last step).
 
 use super::util::{flatten, internal, unsupported, Stmt};
+use crate::kit::subst::subst_claiming;
 use adora_core::ast::{Expr, ExprKind, Function, Lit, Name, Param, Pat, Prim};
 use adora_core::diag::{Result, Span};
 use adora_core::linear::check::{core_expr, lit_type, masked_branch, ProgramTypes};
@@ -60,12 +64,10 @@ pub fn lower(p: &LinearProgram, entry: &str) -> Result<Function> {
             span: prm.span,
         });
     }
+    // Every binder is claimed from `lw.supply` (index maps are copied with
+    // `kit::subst::subst_claiming`), so binder names are unique by construction, as in
+    // elaborated functions (docs/architecture.md, "Lowering kit").
     let body = adora_core::with_stack(|| lw.def_body(d, env))?;
-    // Index-map binders copied from the source may repeat a name the lowering chose for a
-    // `let` (or each other, across copies): make every binder unique, as elaborated
-    // functions are.
-    let names: Vec<_> = params.iter().map(|p: &Param| p.name.clone()).collect();
-    let body = adora_core::with_stack(|| adora_core::visit::rename_unique(&names, &body));
     let f = Function {
         name: d.name.clone(),
         params,
@@ -147,19 +149,6 @@ fn atom_expr(a: &Atom) -> Expr {
         Atom::Var(v) => var(v),
         Atom::Lit(l) => mk(ExprKind::Lit(l.clone())),
     }
-}
-
-/// Simultaneous substitution of free variables by expressions (through placeholder
-/// names that cannot clash with real ones).
-fn subst_all(e: &Expr, map: &[(Name, Expr)]) -> Expr {
-    let mut out = e.clone();
-    for (k, (v, _)) in map.iter().enumerate() {
-        out = adora_core::visit::substitute(&out, v, &var(&format!("#{k}")));
-    }
-    for (k, (_, x)) in map.iter().enumerate() {
-        out = adora_core::visit::substitute(&out, &format!("#{k}"), x);
-    }
-    out
 }
 
 impl Lower<'_> {
@@ -283,7 +272,7 @@ impl Lower<'_> {
                     };
                     map.push((v, repl));
                 }
-                subst_all(e, &map)
+                subst_claiming(e, &map, &mut self.supply)
             })
             .collect();
         (nbs, ix)

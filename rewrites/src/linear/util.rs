@@ -152,22 +152,21 @@ impl Renaming {
             Atom::Lit(_) => a.clone(),
         }
     }
-    /// The image of a core index expression (free variables replaced).
+    /// The image of a core index expression whose binders are `bound`: its other free
+    /// variables replaced at once (the kit's capture-avoiding [`crate::kit::subst::subst`]).
     pub fn core(&self, e: &Expr, bound: &[Name]) -> Expr {
-        let mut out = e.clone();
-        for v in adora_core::visit::free_vars(e) {
-            if bound.contains(&v) {
-                continue;
-            }
-            if let Some(a) = self.0.get(&v) {
-                let repl = match a {
+        let map: Vec<(Name, Expr)> = adora_core::visit::free_vars(e)
+            .into_iter()
+            .filter(|v| !bound.contains(v))
+            .filter_map(|v| {
+                let repl = match self.0.get(&v)? {
                     Atom::Var(m) => ExprKind::Var(m.clone()),
                     Atom::Lit(l) => ExprKind::Lit(l.clone()),
                 };
-                out = adora_core::visit::substitute(&out, &v, &Expr::new(repl, Span::DUMMY));
-            }
-        }
-        out
+                Some((v, Expr::new(repl, Span::DUMMY)))
+            })
+            .collect();
+        crate::kit::subst::subst(e, &map)
     }
     /// The image of an operation (its index maps).
     pub fn op(&self, op: &Op) -> Op {

@@ -1,16 +1,11 @@
-//! The symbolic pipeline: Fig. 18 end to end (through bot), `share` to `let` with
-//! ascending ids and scoping under binders, scatter fusion, the wrapper's signature and
-//! names, and the printed Delta.
+//! The symbolic pipeline: Fig. 18 end to end (through bot), scatter fusion, the
+//! wrapper's signature and names, and the printed Delta.
 
 use crate::dual_support;
 
-use adora_core::ast::{Expr, ExprKind, Function, Param};
-use adora_core::diag::Span;
+use adora_core::ast::ExprKind;
 use adora_core::types::Type;
-use adora_core::visit::NameSupply;
 use adora_rewrites::dual::symbolic::check::{check_form, instantiate};
-use adora_rewrites::dual::symbolic::target::share_ref;
-use adora_rewrites::dual::symbolic::unshare::unshare;
 use adora_rewrites::dual::{self, eval_gradient_program, Dual};
 use adora_rewrites::engine::Derivatives;
 use adora_semantics::eval::{eval, EvalOptions};
@@ -18,7 +13,6 @@ use adora_semantics::reference;
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use dual_support::{agree, lit, load, random_inputs};
-use std::collections::BTreeMap;
 
 fn one() -> Value<Rat> {
     Value::real(Rat::from_integer(1.into()))
@@ -44,79 +38,6 @@ fn fig18_end_to_end_through_bot() {
     let grad = adora_core::pretty::function(&gp.function);
     assert!(grad.contains("scatter("), "{grad}");
     assert!(!grad.contains("build"), "{grad}");
-}
-
-fn parse(src: &str) -> Expr {
-    adora_core::parser::parse_expr(src).expect("parses")
-}
-
-#[test]
-fn share_to_let_binds_in_ascending_order_and_scopes_under_binders() {
-    // table: 1 = x + x; 2 = #1 * real(i) (mentions the build's binder); 3 = #1 * x
-    let mut table = BTreeMap::new();
-    table.insert(1, parse("x + x"));
-    let two = Expr::new(
-        ExprKind::Binary(
-            adora_core::ast::BinOp::Mul,
-            Box::new(share_ref(1)),
-            Box::new(parse("real(i)")),
-        ),
-        Span::DUMMY,
-    );
-    table.insert(2, two);
-    table.insert(
-        3,
-        Expr::new(
-            ExprKind::Binary(
-                adora_core::ast::BinOp::Mul,
-                Box::new(share_ref(1)),
-                Box::new(parse("x")),
-            ),
-            Span::DUMMY,
-        ),
-    );
-    let body = Expr::new(
-        ExprKind::Binary(
-            adora_core::ast::BinOp::Add,
-            Box::new(share_ref(2)),
-            Box::new(share_ref(3)),
-        ),
-        Span::DUMMY,
-    );
-    let root = Expr::new(
-        ExprKind::Build(vec![3], vec!["i".into()], Box::new(body)),
-        Span::DUMMY,
-    );
-    let mut names = NameSupply::new();
-    for n in ["x", "i"] {
-        names.reserve(n);
-    }
-    let out = unshare(&root, &table, &mut names, "ct");
-    let text = adora_core::pretty::expr(&out);
-    assert_eq!(
-        text,
-        "let ct_1 = x + x in\nlet ct_3 = ct_1 * x in\nbuild 3 (i =>\n  let ct_2 = ct_1 * real(i) in\n  ct_2 + ct_3)",
-        "{text}"
-    );
-    // and it means what the shared term means
-    let f = Function {
-        name: "main".into(),
-        params: vec![Param {
-            name: "x".into(),
-            ty: Type::real(),
-            span: Span::DUMMY,
-        }],
-        ret: Type::Array(adora_core::types::Base::R, vec![3]),
-        body: out,
-    };
-    adora_core::check::check_function(&f).expect("checks");
-    let (v, _) = eval(
-        &f,
-        &[Value::real(Rat::from_integer(2.into()))],
-        &EvalOptions::default(),
-    )
-    .expect("evaluates");
-    assert_eq!(adora_semantics::io::to_literal(&v), "[8, 12, 16]");
 }
 
 #[test]

@@ -4,7 +4,7 @@ use super::support::*;
 use adora_core::ast::{BinOp, Expr, ExprKind, Lambda, Op, Pat};
 use adora_core::visit::{
     all_binders, base_name, children, children_mut, depth, free_vars, node_count, rename_unique,
-    substitute, NameSupply,
+    NameSupply,
 };
 use std::collections::BTreeSet;
 
@@ -65,31 +65,6 @@ fn sizes() {
     assert_eq!(depth(&e), 3);
     assert_eq!(depth(&var("x")), 1);
     assert_eq!(node_count(&reduce_with_lambda()), 8);
-}
-
-#[test]
-fn substitution_avoids_capture() {
-    // (let y = x + 1 in x * y)[x := y]  ==  let y_1 = y + 1 in y * y_1
-    let e = let_(
-        "y",
-        bin(BinOp::Add, var("x"), int(1)),
-        bin(BinOp::Mul, var("x"), var("y")),
-    );
-    let s = substitute(&e, "x", &var("y"));
-    let want = let_(
-        "y_1",
-        bin(BinOp::Add, var("y"), int(1)),
-        bin(BinOp::Mul, var("y"), var("y_1")),
-    );
-    assert_eq!(s, want);
-    // A binder of the substituted name shadows it.
-    let e = let_("x", int(2), var("x"));
-    assert_eq!(substitute(&e, "x", &int(9)), e);
-    // Lambda parameters are binders too.
-    let r = substitute(&reduce_with_lambda(), "c", &var("a"));
-    assert_eq!(free_vars(&r), set(&["a", "ne", "xs"]));
-    let subst_twice = substitute(&reduce_with_lambda(), "ne", &int(0));
-    assert_eq!(free_vars(&subst_twice), set(&["c", "xs"]));
 }
 
 #[test]

@@ -72,13 +72,8 @@ pub struct Separated {
 /// Runs the symbolic forward pass over a well-typed, build-free elaborated function.
 pub fn separate(f: &Function) -> Result<Separated> {
     let types = adora_core::check::node_types(f)?;
-    let mut names = NameSupply::new();
-    for n in visit::all_names(&f.body) {
-        names.avoid(&n);
-    }
-    for p in &f.params {
-        names.reserve(&p.name);
-    }
+    let params: Vec<Name> = f.params.iter().map(|p| p.name.clone()).collect();
+    let names = crate::kit::names::supply_for(&params, &f.body);
     let mut pass = SymFwd {
         types: &types,
         env: ScopedMap::new(),

@@ -1,8 +1,8 @@
 //! Compile-time differentiation (seed 000 §7): the symbolic forward pass producing the
 //! separated form of Eq. 6 ([`forward`]), the symbolic reverse pass with `share` on
 //! duplicated cotangents ([`target`], §7.3 approach (2)), the conversion of global
-//! sharing to `let`s ([`unshare`], §7.4), and the wrapper that assembles a core gradient
-//! program ([`wrapper`], §7.5). [`check`] verifies the separated form.
+//! sharing to `let`s (the lowering kit's [`crate::kit::lets`], §7.4), and the wrapper
+//! that assembles a core gradient program ([`wrapper`], §7.5). [`check`] verifies the separated form.
 //!
 //! Symbolic Deltas ([`Sym`], the paper's `SymDelta` of §7.2) embed, where a runtime
 //! Delta embeds concrete data: variable references to primal let-bindings (the `Scale`
@@ -14,7 +14,6 @@ pub mod check;
 pub mod forward;
 pub mod fuse;
 pub mod target;
-pub mod unshare;
 pub mod wrapper;
 
 use super::delta::{Delta, Rep};

@@ -27,20 +27,15 @@ use adora_core::visit::NameSupply;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// The prefix of the names of share references (`#share12`).
-pub const SHARE_PREFIX: &str = "#share";
-
-/// The reference to shared cotangent `n`.
+/// The reference to shared cotangent `n`: the lowering kit's reference
+/// ([`crate::kit::lets::reference`]), which its `let` pass resolves.
 pub fn share_ref(n: u64) -> Expr {
-    mk(ExprKind::Var(format!("{SHARE_PREFIX}{n}")))
+    crate::kit::lets::reference(n)
 }
 
 /// The id of a share reference.
 pub fn share_id(e: &Expr) -> Option<u64> {
-    match &e.kind {
-        ExprKind::Var(n) => n.strip_prefix(SHARE_PREFIX)?.parse().ok(),
-        _ => None,
-    }
+    crate::kit::lets::reference_id(e)
 }
 
 /// Builds cotangent terms ([`SymCt`]: terms, or pending sums of scatters fused when

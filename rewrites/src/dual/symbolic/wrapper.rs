@@ -16,14 +16,14 @@
 //!   parameter are `0` and `false`). With no real parameter the result is the value alone.
 //! * The body is the separated form's primal bindings, then the gradient computed by the
 //!   symbolic reverse pass with `dret` as the initial cotangent (components `dret.k` of a
-//!   tuple result), with global sharing converted to `let`s.
+//!   tuple result), with global sharing converted to `let`s by the lowering kit
+//!   ([`crate::kit::lets`], §7.4).
 //! * Binders are made unique ([`adora_core::visit::rename_unique`]; the index maps copied
 //!   into the gradient keep their names otherwise), and the result is type-checked.
 
 use super::forward::{separate, SV};
 use super::fuse::SymCt;
 use super::target::SymTarget;
-use super::unshare::unshare;
 use super::{mk, replicate_to, Sym};
 use crate::dual::delta::{node_count_all, Delta};
 use crate::dual::reverse::Reverse;
@@ -125,7 +125,8 @@ pub fn gradient_program(f: &Function) -> Result<GradientProgram> {
         (mk(ExprKind::Tuple(parts)), Type::Tuple(ret_types))
     };
     let shared_cotangents = table.len();
-    let gradient = unshare(&result, &table, &mut names, "ct");
+    let table = crate::kit::lets::named(table, &mut names, "ct");
+    let gradient = crate::kit::lets::bind_shared(&result, &table);
     let body = sep.bindings.iter().rev().fold(gradient, |acc, (p, e)| {
         mk(ExprKind::Let(p.clone(), Box::new(e.clone()), Box::new(acc)))
     });

@@ -5,41 +5,43 @@
 //! is identified by its *key*: the node and, for each of its free index variables, the
 //! instance binding it. Two occurrences with one key denote the same value, so a key that
 //! occurs more than once (and is not a trivial leaf: variable, literal, index variable)
-//! becomes a `let`; its subterm is visited once. Occurrences of one node under *different*
+//! is shared; its subterm is built once. Occurrences of one node under *different*
 //! binders of the same variable (rules may reuse a binder in sibling builds) have
 //! different keys and are not shared.
 //!
 //! **Binder instances** are identified structurally: the key of the binder node plus the
 //! component (a `build` body is component 0; each index component of a `gather` /
-//! `scatter` is its own scope, because the core syntax has no common body for them). The
-//! *rank* of an instance is one more than the largest rank among the instances its binder
-//! depends on, so among the instances of one key, the innermost has the largest rank.
+//! `scatter` is its own scope, because the core syntax has no common body for them).
 //!
-//! **Placement** (horde-ad's rule set): a shared key is bound at the top of the scope of
-//! the innermost instance it depends on — or of the whole body when it mentions no index
-//! variable — which is the outermost legal scope, and dominates all its uses. The `let`s of
-//! one scope appear in ascending order of completion (post-order of the first occurrence),
-//! so each is defined before it is used.
+//! **Placement** is the lowering kit's ([`crate::kit::lets`]; docs/architecture.md,
+//! "Lowering kit"; seed 000 §7.4 and the extraction of §5): the term is built with a kit
+//! reference for each shared key, numbered in order of completion (post-order of the first
+//! occurrence, so a shared term only mentions smaller ids), and every binder instance is
+//! named by a placeholder unique to it; the kit binds each shared key at the top of the
+//! scope of the innermost binder it depends on — or of the whole body when it mentions no
+//! index variable — which is the outermost legal scope and dominates all its uses.
 //!
-//! **Names.** Parameters keep their names; `let`s are named `t`, `t_1`, ...; each binder
-//! instance gets a fresh readable name from its index variable's source name with trailing
-//! digits removed (`i`, `j`, `i_1`, ...). All names are distinct, as elaborated programs
-//! require.
+//! **Names.** Parameters keep their names; `let`s are named `t`, `t_1`, ... (in id
+//! order); each binder gets a fresh readable name from its index variable's source name
+//! with trailing digits removed (`i`, `j`, `i_1`, ...), claimed from the same supply in
+//! the order a scope's body comes before its `let`s, a `gather`'s source before its
+//! binders, and a binder before its scope. All names are distinct, as elaborated
+//! programs require: they come from one supply, not from a repair pass.
 
 use super::scope::{binders, free_ivars, is_binding_position, ivar};
 use crate::ir::analysis::IrAnalysis;
 use crate::ir::lang::{Const, IVarId, Ir};
-use adora_core::ast::{BinOp, Expr, ExprKind, Lit, Name, Param, Pat, Prim, UnOp};
+use crate::kit::lets::{bind_shared, reference, Shared};
+use adora_core::ast::{BinOp, Expr, ExprKind, Lit, Name, Param, Prim, UnOp};
 use adora_core::diag::Span;
 use adora_core::visit::NameSupply;
 use egg::{Id, Language, RecExpr};
 use num_traits::ToPrimitive;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 type R<T> = Result<T, String>;
 
-/// The root scope's instance.
-const ROOT: u32 = 0;
+use super::naming::PLACEHOLDER;
 
 #[derive(Clone)]
 struct Bind {
@@ -54,13 +56,15 @@ struct Lets<'a> {
     fv: Vec<Vec<IVarId>>,
     keys: HashMap<(usize, Vec<(IVarId, u32)>), u32>,
     key_node: Vec<usize>,
-    key_ctx: Vec<Vec<u32>>,
     insts: HashMap<(u32, usize), u32>,
-    rank: Vec<u32>,
     count: Vec<u32>,
     order: Vec<u32>,
-    let_name: HashMap<u32, Name>,
-    lets_at: HashMap<u32, Vec<u32>>,
+    /// Shared key → its id in the kit's table and the name of its `let`.
+    shared: HashMap<u32, (u64, Name)>,
+    /// The kit's table: each shared key's term, built at its first occurrence.
+    table: BTreeMap<u64, Shared>,
+    /// Binder placeholder → the base of its readable name.
+    bases: HashMap<Name, String>,
     supply: NameSupply,
 }
 
@@ -77,13 +81,12 @@ pub(crate) fn to_expr(e: &RecExpr<Ir>, an: &IrAnalysis, params: &[Param]) -> R<E
         fv: free_ivars(e),
         keys: HashMap::new(),
         key_node: Vec::new(),
-        key_ctx: Vec::new(),
         insts: HashMap::new(),
-        rank: vec![0],
         count: Vec::new(),
         order: Vec::new(),
-        let_name: HashMap::new(),
-        lets_at: HashMap::new(),
+        shared: HashMap::new(),
+        table: BTreeMap::new(),
+        bases: HashMap::new(),
         supply: NameSupply::new(),
     };
     for p in params {
@@ -91,8 +94,10 @@ pub(crate) fn to_expr(e: &RecExpr<Ir>, an: &IrAnalysis, params: &[Param]) -> R<E
     }
     let root = e.as_ref().len().checked_sub(1).ok_or("empty term")?;
     l.count(root, &mut Vec::new())?;
-    l.place();
-    l.scope(root, &mut Vec::new(), ROOT)
+    l.share();
+    let body = l.expr(root, &mut Vec::new())?;
+    let body = bind_shared(&body, &l.table);
+    super::naming::name_binders(&body, &l.bases, &mut l.supply)
 }
 
 impl Lets<'_> {
@@ -111,25 +116,14 @@ impl Lets<'_> {
         }
         let k = self.key_node.len() as u32;
         self.key_node.push(n);
-        self.key_ctx.push(ctx.iter().map(|c| c.1).collect());
         self.count.push(0);
         self.keys.insert((n, ctx), k);
         Ok(k)
     }
 
     fn instance(&mut self, key: u32, comp: usize) -> u32 {
-        if let Some(&i) = self.insts.get(&(key, comp)) {
-            return i;
-        }
-        let r = 1 + self.key_ctx[key as usize]
-            .iter()
-            .map(|i| self.rank[*i as usize])
-            .max()
-            .unwrap_or(0);
-        let i = self.rank.len() as u32;
-        self.rank.push(r);
-        self.insts.insert((key, comp), i);
-        i
+        let next = self.insts.len() as u32 + 1;
+        *self.insts.entry((key, comp)).or_insert(next)
     }
 
     fn node(&self, n: usize) -> &Ir {
@@ -191,7 +185,8 @@ impl Lets<'_> {
         }
     }
 
-    fn place(&mut self) {
+    /// Numbers the shared keys in order of completion and names their `let`s.
+    fn share(&mut self) {
         for &key in &self.order {
             let trivial = matches!(
                 self.node(self.key_node[key as usize]),
@@ -200,35 +195,22 @@ impl Lets<'_> {
             if trivial || self.count[key as usize] < 2 {
                 continue;
             }
-            let at = self.key_ctx[key as usize]
-                .iter()
-                .copied()
-                .max_by_key(|i| (self.rank[*i as usize], *i))
-                .unwrap_or(ROOT);
+            let id = self.shared.len() as u64;
             let name = self.supply.claim("t");
-            self.let_name.insert(key, name);
-            self.lets_at.entry(at).or_default().push(key);
+            self.shared.insert(key, (id, name));
         }
     }
 
-    /// The expression of scope `inst` whose body is node `n`, with its `let`s.
-    fn scope(&mut self, n: usize, env: &mut Vec<Bind>, inst: u32) -> R<Expr> {
-        let body = self.expr(n, env)?;
-        let keys = self.lets_at.get(&inst).cloned().unwrap_or_default();
-        let mut defs = Vec::new();
-        for key in keys {
-            let def = self.node_expr(self.key_node[key as usize], key, env)?;
-            defs.push((self.let_name[&key].clone(), def));
-        }
-        Ok(defs.into_iter().rev().fold(body, |acc, (name, def)| {
-            mk(ExprKind::Let(Pat::Var(name), Box::new(def), Box::new(acc)))
-        }))
-    }
-
+    /// Node `n` under `env`: a kit reference for a shared key (its term built at the first
+    /// occurrence), else the node itself.
     fn expr(&mut self, n: usize, env: &mut Vec<Bind>) -> R<Expr> {
         let key = self.key(n, env)?;
-        if let Some(name) = self.let_name.get(&key) {
-            return Ok(mk(ExprKind::Var(name.clone())));
+        if let Some((id, name)) = self.shared.get(&key).cloned() {
+            if !self.table.contains_key(&id) {
+                let term = self.node_expr(n, key, env)?;
+                self.table.insert(id, Shared { name, term });
+            }
+            return Ok(reference(id));
         }
         self.node_expr(n, key, env)
     }
@@ -237,7 +219,9 @@ impl Lets<'_> {
         ids.iter().map(|c| self.expr(idx(*c), env)).collect()
     }
 
-    fn binder_name(&mut self, v: IVarId) -> Name {
+    /// A placeholder name for binder `k` of the binder node of `key`, remembering the base
+    /// of its readable name.
+    fn placeholder(&mut self, key: u32, k: usize, v: IVarId) -> Name {
         let src = self
             .an
             .ivars
@@ -248,7 +232,10 @@ impl Lets<'_> {
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-        self.supply.claim(if ok { base } else { "i" })
+        let name = format!("{PLACEHOLDER}{key}.{k}");
+        self.bases
+            .insert(name.clone(), if ok { base } else { "i" }.to_string());
+        name
     }
 
     fn nat(&self, id: Id) -> R<usize> {
@@ -334,14 +321,14 @@ impl Lets<'_> {
             }
             Ir::Build([k, i, body]) => {
                 let v = ivar(self.e, *i).ok_or("a build binder is not an index variable")?;
-                let name = self.binder_name(v);
+                let name = self.placeholder(key, 0, v);
                 let inst = self.instance(key, 0);
                 env.push(Bind {
                     v,
                     inst,
                     name: name.clone(),
                 });
-                let body = self.scope(idx(*body), env, inst);
+                let body = self.expr(idx(*body), env);
                 env.pop();
                 ExprKind::Build(vec![self.nat(*k)?], vec![name], Box::new(body?))
             }
@@ -349,7 +336,11 @@ impl Lets<'_> {
                 let sh = self.shape(*sh)?;
                 let src = Box::new(self.expr(idx(*src), env)?);
                 let vs = binders(self.e, *bs);
-                let names: Vec<Name> = vs.iter().map(|v| self.binder_name(*v)).collect();
+                let names: Vec<Name> = vs
+                    .iter()
+                    .enumerate()
+                    .map(|(k, v)| self.placeholder(key, k, *v))
+                    .collect();
                 let mut comps = Vec::new();
                 for (k, c) in self.components(*ixs)?.into_iter().enumerate() {
                     let inst = self.instance(key, k);
@@ -361,7 +352,7 @@ impl Lets<'_> {
                             name: name.clone(),
                         });
                     }
-                    let comp = self.scope(idx(c), env, inst);
+                    let comp = self.expr(idx(c), env);
                     env.truncate(depth);
                     comps.push(comp?);
                 }

@@ -10,7 +10,8 @@
 //!    first node in egg's sorted class order, so extraction is deterministic.
 //! 2. **Validation** ([`check_scoped`]): the selected [`RecExpr`] is checked for
 //!    well-scopedness before anything else uses it.
-//! 3. **Lets** (module `lets`): nodes of the DAG used more than once become `let`s at the
+//! 3. **Lets** (module `lets`, placement by the lowering kit's [`crate::kit::lets`]; binder
+//!    names by module `naming`): nodes of the DAG used more than once become `let`s at the
 //!    outermost legal scope (under a binder only when they mention its index variables).
 //! 4. **Re-check**: the function (original name, parameters and result type) must pass
 //!    `adora_core::check::check_function`; otherwise an internal-error diagnostic
@@ -23,6 +24,7 @@
 
 mod lets;
 mod member;
+mod naming;
 pub mod scope;
 mod select;
 mod upper;
