@@ -54,7 +54,7 @@ fn stuck(e: &RecExpr<Ir>, id: Id) -> bool {
     match &e[id] {
         Ir::Var(_) | Ir::Append(_) | Ir::Scatter(_) => true,
         Ir::Proj([_, t]) => projected(e, *t),
-        _ => constant(e, id),
+        _ => crate::ir::lang::is_constant(e, id),
     }
 }
 
@@ -62,14 +62,6 @@ fn projected(e: &RecExpr<Ir>, id: Id) -> bool {
     match &e[id] {
         Ir::Var(_) => true,
         Ir::Proj([_, t]) => projected(e, *t),
-        _ => false,
-    }
-}
-
-fn constant(e: &RecExpr<Ir>, id: Id) -> bool {
-    match &e[id] {
-        Ir::Lit(_) => true,
-        Ir::Array(xs) => xs.iter().all(|&x| constant(e, x)),
         _ => false,
     }
 }

@@ -256,6 +256,17 @@ impl FromStr for ShapeLeaf {
     }
 }
 
+/// Whether node `id` of `e` is a constant: a literal, or an array literal of constants.
+/// Bot's normal form (seed 000, Theorem 5.1) may index a constant, and extraction never
+/// binds one to a `let` (that would turn `[c][0]` into an index of `[t]`).
+pub fn is_constant(e: &egg::RecExpr<Ir>, id: Id) -> bool {
+    match &e[id] {
+        Ir::Lit(_) => true,
+        Ir::Array(xs) => xs.iter().all(|&x| is_constant(e, x)),
+        _ => false,
+    }
+}
+
 impl fmt::Display for Const {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

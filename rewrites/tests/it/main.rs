@@ -30,6 +30,7 @@ mod linear_jvp;
 mod linear_support;
 mod linear_transpose;
 mod prims_table;
+mod regress_constant_lets;
 mod regress_extract;
 mod regress_f64_ieee;
 mod regress_singularities;

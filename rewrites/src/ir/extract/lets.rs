@@ -4,7 +4,7 @@
 //! that maps each index variable to the *binder instance* that binds it. A node occurrence
 //! is identified by its *key*: the node and, for each of its free index variables, the
 //! instance binding it. Two occurrences with one key denote the same value, so a key that
-//! occurs more than once (and is not a trivial leaf: variable, literal, index variable)
+//! occurs more than once (and is not a trivial leaf: variable, literal, index variable, or a constant array literal)
 //! is shared; its subterm is built once. Occurrences of one node under *different*
 //! binders of the same variable (rules may reuse a binder in sibling builds) have
 //! different keys and are not shared.
@@ -188,10 +188,13 @@ impl Lets<'_> {
     /// Numbers the shared keys in order of completion and names their `let`s.
     fn share(&mut self) {
         for &key in &self.order {
+            let n = self.key_node[key as usize];
+            // Constants stay in place: the normal form may index a constant array, not a
+            // `let`-bound one (found by `dual/cheap-gradient`, seed 3006).
             let trivial = matches!(
-                self.node(self.key_node[key as usize]),
+                self.node(n),
                 Ir::Var(_) | Ir::Lit(_) | Ir::IVar(_) | Ir::Nat(_) | Ir::Shape(_)
-            );
+            ) || crate::ir::lang::is_constant(self.e, Id::from(n));
             if trivial || self.count[key as usize] < 2 {
                 continue;
             }
