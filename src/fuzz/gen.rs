@@ -152,9 +152,11 @@ pub fn literal(ty: &Type, rng: &mut Rng) -> Option<String> {
             Some(format!("({})", parts?.join(", ")))
         }
         Type::Array(base, shape) => {
-            let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d))?;
-            if n > MAX_LITERAL_SCALARS {
-                return None;
+            // Every prefix of the shape counts: `R[2^40, 0]` has no scalar but 2^40 `[]`s
+            // (an allocation of 51 GB ended the first million-execution run).
+            let mut n = 1usize;
+            for &d in shape.iter() {
+                n = n.checked_mul(d).filter(|&n| n <= MAX_LITERAL_SCALARS)?;
             }
             Some(nested(shape, *base, rng))
         }
@@ -192,5 +194,21 @@ fn scalar(base: Base, rng: &mut Rng) -> String {
                 d => format!("{num}/{}", d + 1),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_are_bounded_by_every_prefix_of_the_shape() {
+        let mut rng = Rng::for_execution(7, 0);
+        let empty_rows = Type::Array(Base::R, vec![1 << 40, 0]);
+        assert_eq!(literal(&empty_rows, &mut rng), None);
+        let no_rows = Type::Array(Base::R, vec![0, 1 << 40]);
+        assert_eq!(literal(&no_rows, &mut rng).as_deref(), Some("[]"));
+        let small = Type::Array(Base::Z, vec![2, 0]);
+        assert_eq!(literal(&small, &mut rng).as_deref(), Some("[[], []]"));
     }
 }
