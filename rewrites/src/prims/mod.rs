@@ -63,6 +63,7 @@
 
 pub mod partials;
 
+use adora_core::ast::Prim;
 use partials::T;
 use std::fmt;
 
@@ -156,6 +157,37 @@ pub enum PrimId {
     Gather,
     Scatter,
     Index,
+}
+
+impl PrimId {
+    /// The table's primitive of a core primitive, with its static exponent (`pow`; 0
+    /// otherwise), or `None` for one outside the table (`iota`, `stack`). The one mapping
+    /// from core's [`Prim`] to the table, used by every engine's interpreter.
+    pub fn of_prim(p: &Prim) -> Option<(PrimId, i64)> {
+        let id = match p {
+            Prim::Exp => PrimId::Exp,
+            Prim::Log => PrimId::Log,
+            Prim::Sin => PrimId::Sin,
+            Prim::Cos => PrimId::Cos,
+            Prim::Tanh => PrimId::Tanh,
+            Prim::Sqrt => PrimId::Sqrt,
+            Prim::Abs => PrimId::Abs,
+            Prim::Pow(k) => return Some((PrimId::Pow, *k)),
+            Prim::Min => PrimId::Min,
+            Prim::Max => PrimId::Max,
+            Prim::Select => PrimId::Select,
+            Prim::Real => PrimId::Real,
+            Prim::Floor => PrimId::Floor,
+            Prim::Sum => PrimId::Sum,
+            Prim::SumOuter => PrimId::SumOuter,
+            Prim::Replicate(_) => PrimId::Replicate,
+            Prim::Transpose(_) => PrimId::Transpose,
+            Prim::Reshape(_) => PrimId::Reshape,
+            Prim::Append => PrimId::Append,
+            Prim::Iota(_) | Prim::Stack => return None,
+        };
+        Some((id, 0))
+    }
 }
 
 const fn unary(id: PrimId, name: &'static str, syntax: &'static str, d: &'static [T]) -> Primitive {

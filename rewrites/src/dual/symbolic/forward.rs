@@ -557,22 +557,17 @@ impl SymFwd<'_> {
             move |ps: Vec<Expr>| Some(prim(p.clone(), ps))
         };
         Ok(match p {
-            Prim::Exp | Prim::Log | Prim::Sin | Prim::Cos | Prim::Tanh | Prim::Sqrt | Prim::Abs => {
-                let id = match p {
-                    Prim::Exp => PrimId::Exp,
-                    Prim::Log => PrimId::Log,
-                    Prim::Sin => PrimId::Sin,
-                    Prim::Cos => PrimId::Cos,
-                    Prim::Tanh => PrimId::Tanh,
-                    Prim::Sqrt => PrimId::Sqrt,
-                    _ => PrimId::Abs,
-                };
+            Prim::Exp
+            | Prim::Log
+            | Prim::Sin
+            | Prim::Cos
+            | Prim::Tanh
+            | Prim::Sqrt
+            | Prim::Abs
+            | Prim::Pow(_) => {
+                let (id, k) = PrimId::of_prim(p).ok_or_else(|| unsupported(e, "this primitive"))?;
                 let a = self.real(arg(0)?)?;
-                return self.by_partials(e, id, 0, vec![a], &shape, unary(p));
-            }
-            Prim::Pow(n) => {
-                let a = self.real(arg(0)?)?;
-                return self.by_partials(e, PrimId::Pow, *n, vec![a], &shape, unary(p));
+                return self.by_partials(e, id, k, vec![a], &shape, unary(p));
             }
             Prim::Real => SV::R(e.clone(), Delta::zero(shape)),
             Prim::Min | Prim::Max => {
