@@ -1,23 +1,9 @@
 //! End-to-end tests of the `adora` command line: outputs, JSON shapes, exit codes and
 //! error messages with positions.
 
+use super::support::{adora, stderr, stdout};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn adora(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_adora"))
-        .args(args)
-        .output()
-        .expect("running adora")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::Output;
 
 /// Writes `contents` to a fresh file in a per-test temporary directory.
 fn file(test: &str, name: &str, contents: &[u8]) -> PathBuf {

@@ -4,19 +4,8 @@
 //! place in `--engine all` are tested on the classification functions, in the unit tests
 //! of `src/cli/error.rs` and `src/cli/compare.rs`.
 
+use super::support::{adora, stderr};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn adora(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_adora"))
-        .args(args)
-        .output()
-        .expect("running adora")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Writes `contents` to a fresh file in a per-test temporary directory.
 fn file(test: &str, name: &str, contents: &str) -> PathBuf {

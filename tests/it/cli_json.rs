@@ -2,16 +2,9 @@
 //! answer object keyed by input name; `--engine all` prints the reference's answer object
 //! and, per engine, a row whose `result` is the same object.
 
+use super::support::adora;
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn adora(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_adora"))
-        .args(args)
-        .output()
-        .expect("running adora")
-}
 
 fn json_of(args: &[&str]) -> Value {
     let o = adora(args);

@@ -2,6 +2,7 @@
 //! nothing and is the same run twice; and the fuzzer's detection itself works, on the
 //! hidden self-test targets that panic, abort and hang on some inputs.
 
+use super::support::stdout;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -16,10 +17,6 @@ fn fuzz(test: &str, args: &[&str]) -> (Output, PathBuf) {
         .output()
         .expect("running adora fuzz");
     (o, dir)
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// The finding files written into `dir`, with their contents.

@@ -9,4 +9,5 @@ mod cli_json;
 mod fuzz_smoke;
 mod regress_fuzz_findings;
 mod regress_reliability;
+mod support;
 mod theorems;

@@ -3,15 +3,9 @@
 //! whose derivative's exponent overflows is refused by the parser; a closed output pipe
 //! ends the process without a panic.
 
+use super::support::adora;
 use std::io::Read;
-use std::process::{Command, Output, Stdio};
-
-fn adora(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_adora"))
-        .args(args)
-        .output()
-        .expect("running adora")
-}
+use std::process::{Command, Stdio};
 
 fn file(test: &str, contents: &str) -> String {
     let dir = std::env::temp_dir().join(format!("adora-fuzzfound-{}", std::process::id()));

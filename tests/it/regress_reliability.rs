@@ -3,23 +3,8 @@
 //! `--engine all`, input errors that name their flag or JSON key, the help of `show`,
 //! values starting with `-`, and empty arrays as value literals.
 
+use super::support::{adora, stderr, stdout};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn adora(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_adora"))
-        .args(args)
-        .output()
-        .expect("running adora")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// Writes `contents` to a fresh file in a per-test temporary directory.
 fn file(test: &str, name: &str, contents: &str) -> String {
