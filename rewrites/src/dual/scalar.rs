@@ -301,14 +301,7 @@ impl<F: Scalar> Scalar for DScalar<F> {
     }
     fn transcendental(&self, f: Transcendental) -> std::result::Result<Self, NonRational> {
         let y = self.value.transcendental(f)?;
-        let id = match f {
-            Transcendental::Exp => PrimId::Exp,
-            Transcendental::Log => PrimId::Log,
-            Transcendental::Sin => PrimId::Sin,
-            Transcendental::Cos => PrimId::Cos,
-            Transcendental::Tanh => PrimId::Tanh,
-            Transcendental::Sqrt => PrimId::Sqrt,
-        };
+        let id = PrimId::of_transcendental(f);
         self.unary(id, 0, y)
     }
     fn approx_f64(&self) -> f64 {

@@ -160,6 +160,20 @@ pub enum PrimId {
 }
 
 impl PrimId {
+    /// The table's primitive of a transcendental function (the one mapping, used by the
+    /// runtime interpreters of engines `dual` and `dual-scalar`).
+    pub fn of_transcendental(f: adora_semantics::scalar::Transcendental) -> PrimId {
+        use adora_semantics::scalar::Transcendental as F;
+        match f {
+            F::Exp => PrimId::Exp,
+            F::Log => PrimId::Log,
+            F::Sin => PrimId::Sin,
+            F::Cos => PrimId::Cos,
+            F::Tanh => PrimId::Tanh,
+            F::Sqrt => PrimId::Sqrt,
+        }
+    }
+
     /// The table's primitive of a core primitive, with its static exponent (`pow`; 0
     /// otherwise), or `None` for one outside the table (`iota`, `stack`). The one mapping
     /// from core's [`Prim`] to the table, used by every engine's interpreter.

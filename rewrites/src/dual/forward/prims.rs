@@ -313,14 +313,7 @@ impl<S: Scalar> Forward<'_, S> {
                 .map_err(|n| Diagnostic::new(ErrorKind::NonRational, span, n.message()))
         };
         let y = map_with(&u, |x| apply(x, f))?;
-        let id = match f {
-            Transcendental::Exp => PrimId::Exp,
-            Transcendental::Log => PrimId::Log,
-            Transcendental::Sin => PrimId::Sin,
-            Transcendental::Cos => PrimId::Cos,
-            Transcendental::Tanh => PrimId::Tanh,
-            Transcendental::Sqrt => PrimId::Sqrt,
-        };
+        let id = PrimId::of_transcendental(f);
         self.by_partials(id, 0, &[(&u, du)], y, span)
     }
 
