@@ -76,11 +76,34 @@ impl ErrorKind {
     }
 }
 
-/// An error about a program or an input, pointing into its source.
+/// Whether a diagnostic stops the command (an error) or is only reported (a warning:
+/// printed to standard error, never changing the exit code; docs/language.md, "Warnings").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Severity {
+    /// The command fails (exit code 2, or 3 for [`ErrorKind::Internal`]).
+    #[default]
+    Error,
+    /// The command goes on; the diagnostic is printed as `warning[code]: ...`.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`, as printed before `[code]`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// An error (or a warning) about a program or an input, pointing into its source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// What class of error this is.
+    /// What class of error this is (for a warning: the class of the mistake it warns of).
     pub kind: ErrorKind,
+    /// An error, or a warning that does not stop the command.
+    pub severity: Severity,
     /// The main message (one line, no trailing period).
     pub message: String,
     /// The primary location.
@@ -89,6 +112,8 @@ pub struct Diagnostic {
     pub labels: Vec<(Span, String)>,
     /// Extra notes printed below the snippet.
     pub notes: Vec<String>,
+    /// Suggestions, each printed as a `help: ...` line after the snippet (and the notes).
+    pub help: Vec<String>,
 }
 
 /// Result type of everything in Adora that can fail on bad input.
@@ -101,9 +126,22 @@ impl Diagnostic {
             kind,
             message: message.into(),
             span,
+            severity: Severity::Error,
             labels: Vec::new(),
             notes: Vec::new(),
+            help: Vec::new(),
         }
+    }
+    /// A warning of class `kind` at `span`: reported, but the command goes on.
+    pub fn warning(kind: ErrorKind, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::new(kind, span, message)
+        }
+    }
+    /// Whether this is a warning (not an error).
+    pub fn is_warning(&self) -> bool {
+        self.severity == Severity::Warning
     }
     /// Adds a secondary label (builder style).
     pub fn with_label(mut self, span: Span, text: impl Into<String>) -> Diagnostic {
@@ -115,21 +153,40 @@ impl Diagnostic {
         self.notes.push(text.into());
         self
     }
+    /// Adds a suggestion, printed as a `help: ...` line (builder style).
+    pub fn with_help(mut self, text: impl Into<String>) -> Diagnostic {
+        self.help.push(text.into());
+        self
+    }
     /// `line:column` (both 1-based, column in characters) of the primary span in `src`.
     pub fn position(&self, src: &str) -> (usize, usize) {
         line_col(src, self.span.start)
     }
     /// Renders the diagnostic as text, the message once: a `file:line:col: error[code]:
-    /// message` header line, then the source snippet with a caret under the span (no
-    /// colours), then the notes.
+    /// message` (or `warning[code]`) header line, then the source snippet with a caret
+    /// under the span (no colours), then the notes, then one `help: ...` line per
+    /// suggestion.
     pub fn render(&self, file: &str, src: &str) -> String {
+        let mut text = self.render_snippet(file, src);
+        for h in &self.help {
+            text.push_str(&format!("help: {h}\n"));
+        }
+        text
+    }
+
+    fn render_snippet(&self, file: &str, src: &str) -> String {
         use ariadne::{Config, Label, Report, ReportKind, Source};
         let (line, col) = self.position(src);
         let header = format!(
-            "{file}:{line}:{col}: error[{}]: {}\n",
+            "{file}:{line}:{col}: {}[{}]: {}\n",
+            self.severity.word(),
             self.kind.code(),
             self.message
         );
+        let kind = match self.severity {
+            Severity::Error => ReportKind::Error,
+            Severity::Warning => ReportKind::Warning,
+        };
         let clamp = |s: Span| {
             let len = src.chars().count();
             let a = char_index(src, s.start).min(len);
@@ -137,7 +194,7 @@ impl Diagnostic {
             a..b
         };
         let id = file.to_string();
-        let mut report = Report::build(ReportKind::Error, (id.clone(), clamp(self.span)))
+        let mut report = Report::build(kind, (id.clone(), clamp(self.span)))
             .with_config(Config::default().with_color(false))
             .with_label(Label::new((id.clone(), clamp(self.span))).with_message("here"));
         for (s, t) in &self.labels {
@@ -164,7 +221,13 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error[{}]: {}", self.kind.code(), self.message)
+        write!(
+            f,
+            "{}[{}]: {}",
+            self.severity.word(),
+            self.kind.code(),
+            self.message
+        )
     }
 }
 
@@ -210,6 +273,21 @@ mod tests {
         );
         assert_eq!(text.matches("unbound variable").count(), 1, "{text}");
         assert!(text.contains("x + y") && text.contains("a note"), "{text}");
+    }
+
+    #[test]
+    fn help_lines_follow_the_snippet_and_warnings_say_so() {
+        let src = "def main(x: R) -> R =\n  x + y\n";
+        let d = Diagnostic::warning(ErrorKind::Type, Span::new(28, 29), "a warning")
+            .with_help("do this");
+        let text = d.render("p.adl", src);
+        assert!(
+            text.starts_with("p.adl:2:7: warning[type]: a warning\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("help: do this\n"), "{text}");
+        assert_eq!(d.to_string(), "warning[type]: a warning");
+        assert!(d.is_warning() && !Diagnostic::new(ErrorKind::Type, Span::DUMMY, "e").is_warning());
     }
 
     #[test]

@@ -35,9 +35,15 @@ pub fn parse(src: &str) -> Result<Program> {
 
 /// Parses and type-checks `src`, then elaborates the entry point `entry`.
 pub fn load(src: &str, entry: &str) -> Result<Function> {
+    load_with_warnings(src, entry).map(|(f, _)| f)
+}
+
+/// [`load`], also returning the checker's warnings about the program (diagnostics of
+/// [`diag::Severity::Warning`], docs/language.md "Warnings"), for the caller to report.
+pub fn load_with_warnings(src: &str, entry: &str) -> Result<(Function, Vec<Diagnostic>)> {
     let program = parse(src)?;
-    check::check_program(&program)?;
-    check::elaborate(&program, entry)
+    let warnings = check::check_program_warnings(&program)?;
+    Ok((check::elaborate(&program, entry)?, warnings))
 }
 
 /// Runs `f` on a thread with a large stack (512 MiB of address space; pages are only

@@ -233,7 +233,7 @@ pub fn all_engines<S: Mode>(
 ) -> Result<Verdict, CliError> {
     let c = compare(&l.func, engines, ask).map_err(|d| render(l, &d))?;
     match format {
-        Format::Json => println!("{}", c.to_json(q, l)),
+        Format::Json => println!("{}", super::schema::with_warnings(l, c.to_json(q, l))),
         Format::Text => c.print_text(q, l),
     }
     Ok(c.verdict())

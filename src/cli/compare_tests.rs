@@ -43,6 +43,7 @@ fn square() -> Loaded {
         file: "square.adl".into(),
         src,
         func,
+        warnings: Vec::new(),
     }
 }
 

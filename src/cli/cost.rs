@@ -5,6 +5,7 @@
 
 use super::error::CliError;
 use super::inputs::{self, render};
+use super::schema::with_warnings;
 use super::show::program_engine;
 use super::{Format, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
@@ -56,13 +57,18 @@ pub fn cost(a: &RunArgs) -> Result<(), CliError> {
         .and_then(|e| e.cheap_gradient())
         .unwrap_or(REFERENCE_BOUND);
     match (a.format, &gradient) {
-        (Format::Json, None) => println!("{}", json!({"primal": primal.to_json()})),
+        (Format::Json, None) => {
+            println!("{}", with_warnings(&l, json!({"primal": primal.to_json()})))
+        }
         (Format::Json, Some((g, io))) => {
             let ratios = adora_costmodel::ratio(g, &primal);
             println!(
                 "{}",
-                json!({"primal": primal.to_json(), "gradient": g.to_json(), "ratio": ratios.to_json(),
+                with_warnings(
+                    &l,
+                    json!({"primal": primal.to_json(), "gradient": g.to_json(), "ratio": ratios.to_json(),
                        "cheap_gradient": cheap_json(&primal, g, *io, (k, c))})
+                )
             )
         }
         (Format::Text, _) => {

@@ -3,7 +3,7 @@
 use super::compare::{self, Verdict};
 use super::error::CliError;
 use super::inputs::{self, literal, render, split_assignment, Loaded};
-use super::schema::{answer_json, Question, QuestionText};
+use super::schema::{answer_json, with_warnings, Question, QuestionText};
 use super::{Format, Numeric, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::harness::{self, Mode, Query};
@@ -62,7 +62,10 @@ fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), CliError> {
     match a.format {
         Format::Json => println!(
             "{}",
-            json!({"value": to_json(&v), "stats": stats_json(&stats)})
+            with_warnings(
+                l,
+                json!({"value": to_json(&v), "stats": stats_json(&stats)})
+            )
         ),
         Format::Text => {
             println!("value: {}", to_text(&v));
@@ -155,7 +158,7 @@ fn jvp_with<S: Mode>(
                     value: v,
                     grads: vec![Some(t)],
                 };
-                println!("{}", answer_json(Question::Jvp, l, &g));
+                println!("{}", with_warnings(l, answer_json(Question::Jvp, l, &g)));
             }
             Format::Text => {
                 println!("value:   {}", to_text(&v));
@@ -200,7 +203,7 @@ fn vjp_with<S: Mode>(
 /// Prints a value and per-input gradients (`q`: grad) or cotangents (`q`: vjp).
 pub fn print_gradient<S: Scalar>(l: &Loaded, format: Format, g: &Gradient<S>, q: Question) {
     match format {
-        Format::Json => println!("{}", answer_json(q, l, g)),
+        Format::Json => println!("{}", with_warnings(l, answer_json(q, l, g))),
         Format::Text => {
             println!("value: {}", to_text(&g.value));
             println!("{}:", q.title());

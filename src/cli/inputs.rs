@@ -18,6 +18,9 @@ pub struct Loaded {
     pub src: String,
     /// The elaborated entry point.
     pub func: Function,
+    /// The checker's warnings about the program (already printed on standard error by
+    /// [`load`]; JSON outputs repeat them under `"warnings"`).
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// An error that has no source text (command-line level), rendered as
@@ -54,16 +57,24 @@ pub fn read_source(file: &Path) -> Result<String, CliError> {
     }
 }
 
-/// Reads, parses, checks and elaborates `file` at `entry`.
+/// Reads, parses, checks and elaborates `file` at `entry`. The checker's warnings are
+/// printed on standard error at once (`file:line:col: warning[code]: ...`, never changing
+/// the exit code; docs/language.md, "Warnings") and kept in the result.
 pub fn load(file: &Path, entry: &str) -> Result<Loaded, CliError> {
     let src = read_source(file)?;
     let name = file.display().to_string();
-    match adora_core::load(&src, entry) {
-        Ok(func) => Ok(Loaded {
-            file: name,
-            src,
-            func,
-        }),
+    match adora_core::load_with_warnings(&src, entry) {
+        Ok((func, warnings)) => {
+            for w in &warnings {
+                eprint!("{}", w.render(&name, &src));
+            }
+            Ok(Loaded {
+                file: name,
+                src,
+                func,
+                warnings,
+            })
+        }
         Err(d) => Err(rendered(&d, &name, &src)),
     }
 }

@@ -76,3 +76,27 @@ pub fn error_json(l: &Loaded, d: &Diagnostic) -> Json {
     json!({"code": d.kind.code(), "message": d.message, "line": line, "column": column,
            "notes": d.notes})
 }
+
+/// `answer` (a JSON object printed by a command) with the program's warnings added under
+/// `"warnings"` (each `{"code", "message", "line", "column", "notes", "help"}`), when
+/// there are any; other objects, and any object when there are none, are unchanged.
+pub fn with_warnings(l: &Loaded, answer: Json) -> Json {
+    match answer {
+        Json::Object(mut m) if !l.warnings.is_empty() => {
+            let ws: Vec<Json> = l
+                .warnings
+                .iter()
+                .map(|w| {
+                    let mut j = error_json(l, w);
+                    if let Json::Object(o) = &mut j {
+                        o.insert("help".into(), json!(w.help));
+                    }
+                    j
+                })
+                .collect();
+            m.insert("warnings".into(), Json::Array(ws));
+            Json::Object(m)
+        }
+        other => other,
+    }
+}

@@ -10,9 +10,13 @@ use crate::types::{Base, Type};
 use num_rational::BigRational;
 
 impl Elab<'_> {
-    pub(super) fn lit(&self, l: &Lit, hint: Option<&Type>) -> (ExprKind, Type) {
+    /// The literal `l` (the node `e`): an integer literal is real where its inferred base
+    /// is `R` (docs/language.md, "Literal typing"), or, where no base was inferred, where
+    /// the hint's base is `R`; otherwise `Z`. In strict mode it is always `Z`.
+    pub(super) fn lit(&self, e: &Expr, l: &Lit, hint: Option<&Type>) -> (ExprKind, Type) {
+        let base = self.lits.and_then(|m| m.base(e)).or(hint_base(hint));
         match l {
-            Lit::Int(i) if !self.strict && hint_base(hint) == Some(Base::R) => (
+            Lit::Int(i) if !self.strict && base == Some(Base::R) => (
                 ExprKind::Lit(Lit::Real(BigRational::from_integer(i.clone()))),
                 Type::real(),
             ),
@@ -56,8 +60,9 @@ impl Elab<'_> {
                     "argument `{}` of `{f}` has type {ta}, expected {}",
                     p.name, p.ty
                 );
-                return Err(err(rules::mismatch_kind(&ta, &p.ty), a.span, msg)
-                    .with_label(p.span, "parameter declared here"));
+                let d = err(rules::mismatch_kind(&ta, &p.ty), a.span, msg)
+                    .with_label(p.span, "parameter declared here");
+                return Err(super::hints::expected_real(d, a, &ta, &p.ty));
             }
             out.push(a2);
         }
@@ -104,7 +109,10 @@ impl Elab<'_> {
             Min | Max => {
                 let (oa, ob) = self.pair(&args[0], &args[1], hint)?;
                 let what = format!("`{}`", p.name());
-                let (base, shape) = rules::common(&what, sp, opd(&oa), opd(&ob), bc)?;
+                let (base, shape) =
+                    rules::common(&what, sp, opd(&oa), opd(&ob), bc).map_err(|d| {
+                        super::hints::convert_to_real(d, &[(&args[0], &oa.1), (&args[1], &ob.1)])
+                    })?;
                 if base == Base::B {
                     return Err(err(
                         ErrorKind::Type,

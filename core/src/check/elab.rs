@@ -16,6 +16,8 @@
 //! the base of the first non-flexible operand, or else the outer hint (default `Z`).
 
 use super::forms;
+use super::hints;
+use super::infer::Literals;
 use super::rules::{self, err, Opd};
 use crate::ast::{BinOp, Binding, Def, Expr, ExprKind, Lambda, Name, Param, Pat, Prim, UnOp};
 use crate::diag::{ErrorKind, Result, Span};
@@ -43,6 +45,8 @@ pub(crate) struct Elab<'a> {
     flex: HashSet<*const Expr>,
     /// When set, [`Elab::expr`] records the type of every input node it checks.
     record: Option<&'a mut NodeMap>,
+    /// The literal types inferred for the body being checked (surface mode).
+    pub(super) lits: Option<&'a Literals>,
 }
 
 pub(super) fn hint_base(h: Option<&Type>) -> Option<Base> {
@@ -104,6 +108,7 @@ impl<'a> Elab<'a> {
             scope: ScopedMap::new(),
             flex: HashSet::new(),
             record: None,
+            lits: None,
         }
     }
 
@@ -119,6 +124,16 @@ impl<'a> Elab<'a> {
             scope,
             flex: HashSet::new(),
             record: None,
+            lits: None,
+        }
+    }
+
+    /// This checker, typing integer literals by `lits` (from [`super::infer::literals`]
+    /// on the `def` it checks); literals `lits` does not type follow the hint.
+    pub fn with_literals(self, lits: &'a Literals) -> Elab<'a> {
+        Elab {
+            lits: Some(lits),
+            ..self
         }
     }
 
@@ -147,8 +162,9 @@ impl<'a> Elab<'a> {
                 "the body of `{}` has type {ty}, but its declared result type is {}",
                 d.name, d.ret
             );
-            return Err(err(rules::mismatch_kind(&ty, &d.ret), d.body.span, msg)
-                .with_label(d.name_span, format!("declared to return {}", d.ret)));
+            let e = err(rules::mismatch_kind(&ty, &d.ret), d.body.span, msg)
+                .with_label(d.name_span, format!("declared to return {}", d.ret));
+            return Err(hints::expected_real(e, &d.body, &ty, &d.ret));
         }
         Ok(body)
     }
@@ -301,7 +317,7 @@ impl<'a> Elab<'a> {
                 }
                 None => return Err(err(ErrorKind::Name, sp, format!("unbound variable `{n}`"))),
             },
-            K::Lit(l) => self.lit(l, hint),
+            K::Lit(l) => self.lit(e, l, hint),
             K::Array(es) => {
                 let refs: Vec<&Expr> = es.iter().collect();
                 let outs = self.group(&refs, hint)?;
@@ -344,9 +360,10 @@ impl<'a> Elab<'a> {
                         "the branches of `if` have different types: {} and {}",
                         oa.1, ob.1
                     );
-                    return Err(err(rules::mismatch_kind(&oa.1, &ob.1), sp, msg)
+                    let d = err(rules::mismatch_kind(&oa.1, &ob.1), sp, msg)
                         .with_label(oa.0.span, format!("this has type {}", oa.1))
-                        .with_label(ob.0.span, format!("this has type {}", ob.1)));
+                        .with_label(ob.0.span, format!("this has type {}", ob.1));
+                    return Err(hints::convert_to_real(d, &[(a, &oa.1), (b, &ob.1)]));
                 }
                 (K::If(bx(oc.0), bx(oa.0), bx(ob.0)), oa.1)
             }
@@ -361,7 +378,8 @@ impl<'a> Elab<'a> {
                     _ => None,
                 };
                 let (oa, ob) = self.pair(a, b, h)?;
-                let (ty, shape) = rules::binary(*op, sp, opd(&oa), opd(&ob), bc)?;
+                let (ty, shape) = rules::binary(*op, sp, opd(&oa), opd(&ob), bc)
+                    .map_err(|d| hints::convert_to_real(d, &[(a, &oa.1), (b, &ob.1)]))?;
                 let a2 = bcast(oa.0, &oa.1, &shape);
                 let b2 = bcast(ob.0, &ob.1, &shape);
                 (K::Binary(*op, bx(a2), bx(b2)), ty)

@@ -19,7 +19,10 @@ mod annotate;
 mod builtins;
 mod elab;
 mod forms;
+mod hints;
+mod infer;
 mod rules;
+mod warn;
 
 use crate::ast::{Binding, Def, Expr, Function, Name, Param, Program};
 use crate::diag::{Diagnostic, ErrorKind, Result, Span};
@@ -67,10 +70,16 @@ fn check_signature(name: &str, params: &[Param], ret: &Type, ret_span: Span) -> 
     rules::limit(ret, ret_span)
 }
 
-/// Checks the whole program; returns its defs with elaborated bodies (calls remain).
-/// With `record`, the surface traversal also records there the type of every node of
-/// every `def` body (see [`surface_node_types`]).
-fn elaborate_defs(p: &Program, mut record: Option<&mut NodeMap>) -> Result<Vec<Def>> {
+/// Checks the whole program; returns its defs with elaborated bodies (calls remain) and
+/// the warnings about them. With `record`, the surface traversal also records there the
+/// type of every node of every `def` body (see [`surface_node_types`]).
+///
+/// Each body is first given its literal types ([`infer::literals`]: unification over the
+/// whole body), then checked and elaborated with them.
+fn elaborate_defs(
+    p: &Program,
+    mut record: Option<&mut NodeMap>,
+) -> Result<(Vec<Def>, Vec<Diagnostic>)> {
     let mut seen: HashMap<&str, Span> = HashMap::new();
     for d in &p.defs {
         if let Some(first) = seen.insert(&d.name, d.name_span) {
@@ -99,15 +108,18 @@ fn elaborate_defs(p: &Program, mut record: Option<&mut NodeMap>) -> Result<Vec<D
         })
         .collect();
     let mut out = Vec::with_capacity(p.defs.len());
+    let mut warnings = Vec::new();
     for d in &p.defs {
-        let mut checker = Elab::surface(&sigs);
+        let lits = infer::literals(d, &sigs)?;
+        let mut checker = Elab::surface(&sigs).with_literals(&lits);
         if let Some(m) = record.as_deref_mut() {
             checker = checker.recording(m);
         }
         let body = checker.def_body(d)?;
+        warnings.extend(warn::truncating_divisions(&d.body, &lits));
         out.push(Def { body, ..d.clone() });
     }
-    Ok(out)
+    Ok((out, warnings))
 }
 
 /// Type-checks every `def` of a surface program against its declared signature: names
@@ -117,13 +129,20 @@ pub fn check_program(p: &Program) -> Result<()> {
     elaborate_defs(p, None).map(|_| ())
 }
 
+/// [`check_program`], returning the warnings about the program (in `def` order, then
+/// source order; see docs/language.md, "Warnings"): diagnostics of
+/// [`crate::diag::Severity::Warning`] that never stop a command.
+pub fn check_program_warnings(p: &Program) -> Result<Vec<Diagnostic>> {
+    elaborate_defs(p, None).map(|(_, w)| w)
+}
+
 /// Elaborates the entry point `entry` of a program (see `ast` module docs): checks the
 /// program, types every literal, makes broadcasts explicit, inlines every call and renames
 /// binders so that their names are unique in the function and distinct from its
 /// parameters (original names are kept where possible; otherwise `x_1`, `x_2`, ...).
 /// The result passes [`check_function`].
 pub fn elaborate(p: &Program, entry: &str) -> Result<Function> {
-    let defs = elaborate_defs(p, None)?;
+    let (defs, _) = elaborate_defs(p, None)?;
     let Some(i) = defs.iter().position(|d| d.name == entry) else {
         let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
         let have = if names.is_empty() {

@@ -36,9 +36,11 @@ fn literals() {
         "1.5",
         "must be Z",
     );
-    // Only literal expressions adopt R: a Z variable does not.
+    // A let-bound literal takes its base from its uses (docs/language.md, "Literal
+    // typing"); a Z variable does not adopt R.
+    assert_eq!(ret_type("def main(x: R) -> R = let y = 2 in x * y"), r(&[]));
     fails_at(
-        "def main(x: R) -> R = let y = 2 in x * y",
+        "def main(x: R, n: Z) -> R = let y = n in x * y",
         TypeErr,
         "x * y",
         "R and Z",
