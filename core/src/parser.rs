@@ -86,6 +86,7 @@
 
 mod exprs;
 mod forms;
+mod hints;
 mod items;
 
 use crate::ast::{Expr, ExprKind, Program};

@@ -9,7 +9,7 @@ use crate::lexer::{self, Keyword, Tok};
 /// Precedence of the comparison operators (non-associative).
 const CMP: u8 = 3;
 /// Precedence at which a unary operand is parsed (binds tighter than every binary op).
-const UNARY: u8 = 6;
+pub(super) const UNARY: u8 = 6;
 
 /// The binary operator a token denotes, with its precedence (higher binds tighter).
 fn binop(t: &Tok) -> Option<(BinOp, u8)> {
@@ -45,7 +45,7 @@ impl Parser<'_> {
     /// path of nested parentheses. Expressions travel boxed and errors are boxed, and all
     /// node construction happens in out-of-line functions, so that these frames stay small
     /// (`MAX_NESTING` levels must fit well inside an 8 MiB stack).
-    fn expr_prec(&mut self, min: u8) -> PExpr {
+    pub(super) fn expr_prec(&mut self, min: u8) -> PExpr {
         self.enter()?;
         let mut e = match self.peek() {
             Tok::Minus | Tok::Bang => self.prefix()?,
@@ -65,12 +65,17 @@ impl Parser<'_> {
     #[inline(never)]
     fn binary(&mut self, mut lhs: Box<Expr>, min: u8) -> PExpr {
         let mut links = 0;
+        let mut last = lhs.span;
         while let Some((op, prec)) = binop(self.peek()) {
             if prec < min {
                 break;
             }
-            self.bump();
+            let op_span = self.bump().span;
+            if op == BinOp::Mul && matches!(self.peek(), Tok::Star) {
+                return Err(self.power_operator(last, op_span));
+            }
             let rhs = self.expr_prec(prec + 1)?;
+            last = rhs.span;
             let span = lhs.span.to(rhs.span);
             lhs = node(ExprKind::Binary(op, lhs, rhs), span);
             links += 1;
@@ -132,7 +137,13 @@ impl Parser<'_> {
                     self.enter()?;
                     links += 1;
                     self.bump();
+                    if matches!(self.peek(), Tok::Colon) {
+                        return Err(self.slice(&e, None, 0));
+                    }
                     let idx = self.expr_list(&Tok::RBracket)?;
+                    if matches!(self.peek(), Tok::Colon) {
+                        return Err(self.slice(&e, idx.last(), idx.len() - 1));
+                    }
                     let close = self.expect(&Tok::RBracket)?;
                     let span = e.span.to(close);
                     e = node(ExprKind::Index(e, idx), span);

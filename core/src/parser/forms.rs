@@ -83,10 +83,12 @@ impl Parser<'_> {
                 if args.len() != n {
                     let plural = if n == 1 { "" } else { "s" };
                     let span = t.span.to(self.span());
-                    return Err(syntax(
+                    let mut d = syntax(
                         span,
                         format!("`{name}` takes {n} argument{plural}, found {}", args.len()),
-                    ));
+                    );
+                    self.reduction_help(&name, &args, &mut d);
+                    return Err(d);
                 }
                 (prim, args)
             }

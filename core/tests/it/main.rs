@@ -5,4 +5,5 @@
 mod check;
 mod linear_check;
 mod linear_syntax;
+mod literal_inference;
 mod parse;
