@@ -77,6 +77,19 @@ CASES = [
      "-- % is defined on Z only.\ndef main(x: R, y: R) -> R = x % y\n", "x % y", 1, 0),
     ("type_return_base", "type", "has type Z, but its declared result type is R", [],
      "-- The body is Z but the declared result is R.\ndef main(n: Z) -> R = n * 2\n", "n * 2", 1, 0),
+    ("type_let_constant_z_and_r", "type", "`n` is used both as Z and as R", [],
+     "-- A let-bound literal gets one base type from all its uses: here an index (Z) and a\n"
+     "-- factor of a real (R). The fix is real(n) at the real use.\n"
+     "def main(x: R[3]) -> R = let n = 2 in x[n] * n\n", "x[n] * n", 1, 0),
+    ("syntax_power_operator", "syntax", "`**` is not an operator", [],
+     "-- Powers are pow(x, k) with a static integer k.\n"
+     "def main(x: R[3]) -> R = sum(x ** 2)\n", "**", 1, 0),
+    ("syntax_slice", "syntax", "slices `x[a:b]` are not supported", [],
+     "-- No slices: a gather reads a sub-array (the error's help line writes it).\n"
+     "def main(x: R[4]) -> R = sum(x[1:3])\n", ":3", 1, 0),
+    ("syntax_max_one_argument", "syntax", "`max` takes 2 arguments, found 1", [],
+     "-- max is elementwise on two arrays; the largest element is a reduce.\n"
+     "def main(x: R[4]) -> R = max(x)\n", "max", 1, 0),
     # ---------------------------------------------------------------- shapes
     ("shape_elementwise", "shape", "mismatched shapes for `+`: R[3] and R[4]", [],
      "-- No implicit broadcasting between R[3] and R[4].\n"
