@@ -1,8 +1,13 @@
 //! The checking traversal. In **surface** mode it type-checks a `def` body and returns it
-//! elaborated: integer literals typed by the bidirectional rule, rank-0 operands
+//! elaborated: integer literals typed (inferred base, else the hint rule below), rank-0 operands
 //! broadcast with explicit `replicate`s, calls kept (typed by the callee's signature).
 //! In **strict** mode it checks an elaborated expression: integer literals are `Z`, no
 //! implicit broadcasting, no calls.
+//!
+//! Literal types: integer literals take the base inferred for them by [`super::infer`]
+//! (unification over the whole body, docs/language.md "Literal typing"). The hint rule
+//! below remains for literals that inference leaves without a base, and it orders the
+//! checking of operands:
 //!
 //! Literal flexibility: each subexpression is checked with a *hint*, the type its context
 //! expects (the declared result, a parameter type, the other operand's type). An integer
