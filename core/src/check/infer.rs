@@ -18,8 +18,9 @@
 //!
 //! The solution maps each integer literal to the base of its variable's class; a literal
 //! whose class has no base is `Z` (the default). A class that meets two different bases
-//! is a conflict: when a `let`-bound name is in it (a constant used as both `Z` and `R`),
-//! that is an error here, naming the name and both uses; otherwise the checking traversal
+//! is a conflict: when a name bound to a value whose base only its uses decide is in it
+//! (a constant used as both `Z` and `R`), that is an error here, naming the name and both
+//! uses; otherwise the checking traversal
 //! reports the mismatch with its usual message. Unresolved or ill-typed parts get no
 //! constraint: this pass never reports anything but such conflicts, so every other error
 //! keeps its message and position.
@@ -177,12 +178,13 @@ impl Infer<'_> {
         }
     }
 
-    /// Marks the classes of `t`'s variables as typing the value of `name` (at `s`).
+    /// Marks the classes of `t`'s variables that have no base yet (constants whose base
+    /// only their uses decide) as typing the value of `name` (at `s`).
     fn bind_name(&mut self, t: &Term, name: &Name, s: Span) {
         match t {
             Term::Arr(Bt::Var(v)) => {
                 let r = self.find(*v);
-                if self.class[r].binding.is_none() {
+                if self.class[r].binding.is_none() && self.class[r].base.is_none() {
                     self.class[r].binding = Some((name.clone(), s));
                 }
             }
@@ -487,7 +489,7 @@ fn conflict(
     site: Span,
 ) -> Diagnostic {
     let msg = format!(
-        "`{name}` is used both as {x} and as {y}: a `let`-bound literal gets one base type from all its uses"
+        "`{name}` is used both as {x} and as {y}: a name bound to integer literals gets one base type from all its uses"
     );
     let mut d = Diagnostic::new(ErrorKind::Type, site, msg)
         .with_label(sx, format!("this is {x}"))

@@ -71,6 +71,8 @@ fn tuples_patterns_calls_lambdas_and_loops_carry_the_base() {
     assert_eq!(literal_counts(&b), (0, 3));
     let b = body("def main(x: R) -> R = let (a, b) = (1, 2) in x * a + b");
     assert_eq!(literal_counts(&b), (0, 2));
+    let b = body("def main(x: R[2]) -> R = let (a, k) = (3, 1) in x[k] * a");
+    assert_eq!(literal_counts(&b), (1, 1));
     // Through a def's parameter type.
     let src = "def f(v: R[2]) -> R = v[0] - v[1]\ndef main(x: R) -> R = let c = [1, 2] in x * f(c)";
     let b = body(src);
@@ -167,4 +169,16 @@ fn syntax_newcomers_write_gets_a_help_line() {
     assert!(d.help[0].contains("`reduce(min, x[0], x)`"), "{d:?}");
     // The suggestions check.
     body("def main(x: R[4]) -> R = sum(gather([2], x, i => [i + 1])) + reduce(max, x[0], x) + sum(pow(x, 2))");
+}
+
+#[test]
+fn a_name_whose_base_comes_from_a_variable_gets_the_usual_mismatch() {
+    // `y` is Z because `n` is, not because of its uses: the ordinary error and help.
+    let d = error("def main(x: R, n: Z) -> R = let y = 2 * n in x * y");
+    assert!(
+        d.message
+            .contains("mismatched operand types for `*`: R and Z"),
+        "{d}"
+    );
+    assert_eq!(d.help, vec!["convert with `real(y)`"]);
 }
