@@ -18,6 +18,7 @@
 //! `adora_core::visit::rename_unique`, and the scoped-rebuild machinery the kit builds
 //! on).
 
+pub mod anf;
 pub mod lets;
 pub mod names;
 pub mod subst;
