@@ -14,6 +14,13 @@
 //! derivative simplifies to; building it directly is the monad-law simplification of
 //! Fig. 18 done once and for all.
 //!
+//! The primal part is built with the lowering kit's typed ANF builder
+//! ([`crate::kit::anf::Anf`], docs/architecture.md §7a): every binding states its value's
+//! type (the checker's node types for the program's own `let`s and index atoms, `R` or
+//! `B` arrays of the operation's shape for the temporaries), and the temporaries `t_k`
+//! are named from one supply that knows every name of the program
+//! ([`crate::kit::names::supply_for`]); the reverse pass and the wrapper continue with it.
+//!
 //! The rules are those of [`crate::dual::forward`] with terms for values: `⟦a * b⟧ =
 //! (u * v, Add(Scale(v, du), Scale(u, dv)))` where `u`, `v` are first bound to variables
 //! (made atoms) when the Delta needs them, and so on for every construct. Sub-terms whose

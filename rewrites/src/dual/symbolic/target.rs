@@ -14,7 +14,8 @@
 //!
 //! The cotangent terms use only: share references, `+`, `-`, `*` and `/` by primal
 //! variables, `select`, one-hot (a `scatter` of one replicated slice), `replicate`,
-//! `sum_outer`, `scatter` and `gather` (with the primal program's index maps), indexing
+//! `sum_outer`, `scatter` and `gather` (with copies of the primal program's index maps,
+//! their binders fresh from the supply: names unique by construction), indexing
 //! by a constant, `transpose` and `reshape` — all core constructs, so the gradient is a
 //! core program (§7: the language is closed under differentiation).
 
