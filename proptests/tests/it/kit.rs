@@ -2,12 +2,17 @@
 //! "Lowering kit") on random elaborated programs of every generator fragment:
 //! substitution avoids capture and is simultaneous, the claiming substitution yields
 //! unique binders, and the DAG → `let`s pass preserves meaning and places every shared
-//! node inside the scope of its variables and no deeper than the binders it depends on.
+//! node inside the scope of its variables and no deeper than the binders it depends on;
+//! typed ANF preserves meaning and states the checker's types; and bot's and every
+//! engine's programs bind each name once with no renaming pass (`kit/unique-binders`).
 
 use adora_core::ast::{Expr, ExprKind, Function, Name, Param};
 use adora_core::diag::Span;
-use adora_core::visit::{all_binders, children_mut, free_vars, scoped_children, subexprs};
+use adora_core::visit::{
+    all_binders, children_mut, free_vars, scoped_children, subexprs, NameSupply,
+};
 use adora_proptests::gen::{generate, Case, Fragment, GenSpec};
+use adora_rewrites::kit::anf::{is_atom, normalize, verify, wrap};
 use adora_rewrites::kit::lets::{bind_shared, reference, Shared};
 use adora_rewrites::kit::names::supply_for;
 use adora_rewrites::kit::subst::{subst, subst_claiming};
@@ -227,5 +232,58 @@ fn lets_pass_preserves_meaning_and_places_nodes_in_the_outermost_legal_scope() {
             check_placement(&out, &lets, &mut (Vec::new(), Vec::new()), true);
         }
         assert!(shared > 300, "too few shared nodes: {shared}");
+    });
+}
+
+#[test]
+fn derivative_programs_bind_each_name_once_without_repair() {
+    // The catalogue's `kit/unique-binders` check on every case: bot's prepared program,
+    // the kit's typed ANF and every engine's derivative programs.
+    let mut checked = 0.0;
+    for (c, _) in cases() {
+        match adora_proptests::props::kit::unique_binders(&c) {
+            Ok(p) => checked += p.figure.unwrap_or(0.0),
+            Err(m) => panic!("{m}\n{c:?}"),
+        }
+    }
+    assert!(checked > 400.0, "too few programs checked: {checked}");
+}
+
+#[test]
+fn typed_anf_preserves_meaning_and_states_the_checkers_types() {
+    adora_core::with_stack(|| {
+        let mut normalized = 0;
+        for (c, f) in cases() {
+            let reject = |e: &Expr| {
+                adora_core::diag::Diagnostic::new(
+                    adora_core::diag::ErrorKind::Unsupported,
+                    e.span,
+                    "outside the flat fragment",
+                )
+            };
+            let a = match normalize(&f, NameSupply::new(), reject) {
+                Ok(a) => a,
+                Err(d) if d.kind == adora_core::diag::ErrorKind::Unsupported => continue,
+                Err(d) => panic!("{d}\n{c:?}"),
+            };
+            normalized += 1;
+            let env = adora_core::check::param_env(&f);
+            verify(&env, &a.lets).unwrap_or_else(|d| panic!("{d}\n{c:?}"));
+            assert!(
+                a.lets.iter().all(|l| match &l.value.kind {
+                    ExprKind::Gather(_, x, ..) | ExprKind::Scatter(_, x, ..) => is_atom(x),
+                    _ => adora_core::visit::children(&l.value)
+                        .iter()
+                        .all(|x| is_atom(x)),
+                }),
+                "an operand is not an atom\n{c:?}"
+            );
+            let g = with(&f, a.params.clone(), wrap(&a.lets, a.result.clone()));
+            assert_eq!(run(&g, &c.inputs), run(&f, &c.inputs), "{c:?}");
+        }
+        assert!(
+            normalized > 60,
+            "too few programs in the flat fragment: {normalized}"
+        );
     });
 }

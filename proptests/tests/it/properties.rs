@@ -208,6 +208,11 @@ fn dual_grad_program_build_free() {
 }
 
 #[test]
+fn kit_unique_binders() {
+    check("kit/unique-binders", 120);
+}
+
+#[test]
 fn dual_cheap_gradient() {
     check("dual/cheap-gradient", 200);
 }

@@ -36,13 +36,13 @@ pub use prepare::{engine_config, has_build, prepare, show};
 pub use table::{RuleInfo, RULES};
 
 use crate::ir::analysis::IrAnalysis;
-use crate::ir::extract::{extract_recexpr, to_function};
+use crate::ir::extract::{extract_recexpr, to_function_naming};
 use crate::ir::lang::Ir;
 use crate::ir::runner::{run_phase, Phase, PhaseReport, PhaseStop};
 use crate::ir::translate::translate;
 use adora_core::ast::{Expr, ExprKind, Function};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
-use adora_core::visit::rename_unique;
+use adora_core::visit::{pat_names, NameSupply};
 use egg::Rewrite;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -154,8 +154,20 @@ pub fn rules() -> Vec<Rewrite<Ir, IrAnalysis>> {
 /// and rule applications are the sums over the segments.
 pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
     let Some(segments) = share::split(f)? else {
-        return transform_segment(f, cfg);
+        return transform_segment(f, cfg, &mut NameSupply::new());
     };
+    // One supply names every segment's `let`s and binders, the parameters and the
+    // materialised names reserved: the assembled program's names are unique by
+    // construction (docs/architecture.md, "Lowering kit"), with no renaming afterwards.
+    let mut supply = NameSupply::new();
+    for p in &f.params {
+        supply.reserve(&p.name);
+    }
+    for seg in &segments {
+        for n in seg.pat.iter().flat_map(pat_names) {
+            supply.reserve(n);
+        }
+    }
     let started = Instant::now();
     let mut lets = Vec::new();
     let mut total = BotOutcome {
@@ -178,7 +190,8 @@ pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
                 ),
             ));
         }
-        let out = transform_segment(&seg.function, &cfg.clone().with_time_limit(left))?;
+        let seg_cfg = cfg.clone().with_time_limit(left);
+        let out = transform_segment(&seg.function, &seg_cfg, &mut supply)?;
         total.phases.extend(out.phases);
         total.egraph_nodes += out.egraph_nodes;
         total.egraph_classes += out.egraph_classes;
@@ -197,8 +210,7 @@ pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
             let span = v.span;
             Expr::new(ExprKind::Let(p, Box::new(v), Box::new(b)), span)
         });
-    let params: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
-    total.function.body = adora_core::with_stack(|| rename_unique(&params, &body));
+    total.function.body = body;
     let g = &total.function;
     crate::ir::extract::recheck(g, f, "the program with its lets")?;
     if let Err(v) = projection::check_normal_form(g) {
@@ -211,8 +223,8 @@ pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
 }
 
 /// Bot on one segment (or on a whole function without materialised lets): one e-graph,
-/// one phase.
-fn transform_segment(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
+/// one phase; the extracted program's names come from `supply`.
+fn transform_segment(f: &Function, cfg: &BotConfig, supply: &mut NameSupply) -> Result<BotOutcome> {
     let mut tr = translate(f)?;
     let rules = rules();
     let phase = cfg.phase();
@@ -242,7 +254,7 @@ fn transform_segment(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
     if let Err(v) = projection::check_term(&term) {
         return Err(stuck(format!("the best term is not in normal form ({v})")));
     }
-    let g = to_function(&term, &tr.egraph.analysis, f)?;
+    let g = to_function_naming(&term, &tr.egraph.analysis, f, supply)?;
     if let Err(v) = projection::check_normal_form(&g) {
         return Err(
             internal(format!("the extracted program is not in normal form: {v}"))

@@ -1,7 +1,8 @@
 //! The one bot preparation every engine differentiates after (docs/architecture.md,
 //! "Rewriting with egg"): [`prepare`] runs [`super::transform`] with the one engine
-//! configuration [`engine_config`], makes binder names unique again and re-checks the
-//! result. Engines `dual` and `linear` and `adora show --stage bot` all call it, so the
+//! configuration [`engine_config`] and re-checks the result. Its binder names are unique
+//! by construction (docs/architecture.md, "Lowering kit": extraction names every binder
+//! from one supply), so no renaming pass follows. Engines `dual` and `linear` and `adora show --stage bot` all call it, so the
 //! program `show --stage bot` prints is the program the engines differentiate.
 //!
 //! A build-free program is returned as it is: without a `build` every index is evaluated
@@ -9,7 +10,7 @@
 //! not for correctness.
 
 use super::{transform, BotConfig};
-use adora_core::ast::{ExprKind, Function, Name};
+use adora_core::ast::{ExprKind, Function};
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::visit;
 use std::time::Duration;
@@ -36,9 +37,9 @@ pub fn has_build(f: &Function) -> bool {
 }
 
 /// The program engines differentiate: `f` itself when it has no `build`, otherwise its
-/// bot normal form under [`engine_config`], with unique binder names (the engines'
-/// transformations flatten `let`s, as in every elaborated program) and re-checked (a
-/// failure to check is an internal error). Bot's own errors pass through: limits are
+/// bot normal form under [`engine_config`], re-checked (a failure to check, a repeated
+/// binder name included, is an internal error). Binder names are unique as bot makes
+/// them — the engines' transformations flatten `let`s, as in every elaborated program. Bot's own errors pass through: limits are
 /// `Resource`, a missing normal form is `Internal`, constructs outside seed 000's fragment
 /// are `Unsupported`.
 pub fn prepare(f: &Function) -> Result<Function> {
@@ -46,9 +47,7 @@ pub fn prepare(f: &Function) -> Result<Function> {
         return Ok(f.clone());
     }
     let out = adora_core::with_stack(|| transform(f, &engine_config()))?;
-    let mut g = out.function;
-    let params: Vec<Name> = g.params.iter().map(|p| p.name.clone()).collect();
-    g.body = adora_core::with_stack(|| visit::rename_unique(&params, &g.body));
+    let g = out.function;
     adora_core::with_stack(|| adora_core::check::check_function(&g)).map_err(|d| {
         Diagnostic::new(
             ErrorKind::Internal,

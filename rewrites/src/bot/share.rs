@@ -22,9 +22,9 @@
 //! lets it needs.
 
 use adora_core::ast::{Binding, Expr, ExprKind, Function, Name, Param, Pat};
-use adora_core::diag::{Result, Span};
+use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_core::types::Type;
-use adora_core::visit::{free_vars, pat_names, rename_unique, scoped_children};
+use adora_core::visit::{all_binders, free_vars, pat_names, scoped_children};
 use std::collections::{BTreeSet, HashMap};
 
 /// One segment of a split function.
@@ -49,10 +49,21 @@ pub(crate) fn split(f: &Function) -> Result<Option<Vec<Segment>>> {
 }
 
 fn split_here(f: &Function) -> Result<Option<Vec<Segment>>> {
-    let params: Vec<Name> = f.params.iter().map(|p| p.name.clone()).collect();
-    let body = rename_unique(&params, &f.body);
+    // Floating is sound because binder names are unique, as in every elaborated program
+    // (the checker requires it); a function that repeats one is refused, not repaired.
+    let mut seen: BTreeSet<&Name> = f.params.iter().map(|p| &p.name).collect();
+    if let Some((n, span)) = all_binders(&f.body)
+        .into_iter()
+        .find(|(n, _)| !seen.insert(n))
+    {
+        return Err(Diagnostic::new(
+            ErrorKind::Internal,
+            span,
+            format!("internal error: bot needs an elaborated function, but `{n}` is bound twice"),
+        ));
+    }
     let mut spine = Vec::new();
-    let core = float(body, &mut spine);
+    let core = float(f.body.clone(), &mut spine);
     if spine.is_empty() {
         return Ok(None);
     }

@@ -24,7 +24,7 @@ use crate::engine::{
     DerivativeProgram, Derivatives, Engine, Fragment, Input, Layout, Output, Question, Runtime,
     Signature,
 };
-use adora_core::ast::{Expr, ExprKind, Function};
+use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::pretty;
 use adora_core::types::Type;
@@ -90,16 +90,7 @@ pub fn delta_text(f: &Function) -> Result<String> {
     let g = prepare(f)?;
     adora_core::with_stack(|| {
         let sep = separate(&g)?;
-        let primal = sep
-            .bindings
-            .iter()
-            .rev()
-            .fold(sep.result.primal(), |acc, (p, e)| {
-                Expr::new(
-                    ExprKind::Let(p.clone(), Box::new(e.clone()), Box::new(acc)),
-                    adora_core::diag::Span::DUMMY,
-                )
-            });
+        let primal = crate::kit::anf::wrap(&sep.bindings, sep.result.primal());
         let mut roots = Vec::new();
         fn collect(sv: &SV, name: String, out: &mut Vec<(String, super::symbolic::SDelta)>) {
             match sv {

@@ -4,7 +4,9 @@
 //! are made and no renaming pass has to repair them afterwards.
 //!
 //! The supply is `adora_core::visit::NameSupply` (`claim` keeps a name that is still
-//! free, `fresh` hands out `base_k`); this module seeds it.
+//! free, `fresh` hands out `base_k`); this module seeds it. Its users: engine `dual`'s
+//! symbolic forward pass (whose supply the reverse pass and the wrapper continue with)
+//! and, through the same seeding, the kit's typed ANF (`super::anf::normalize`).
 
 use adora_core::ast::{Expr, Name};
 use adora_core::visit::{all_names, NameSupply};

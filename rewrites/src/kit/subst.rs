@@ -1,7 +1,8 @@
 //! The one capture-avoiding substitution on core expressions (docs/architecture.md,
-//! "Lowering kit"): `e[x1 := r1, …, xn := rn]`, simultaneous, used by engine `linear`'s
-//! ANF, erasure and lowering (index maps copied with their variables renamed, seed 002
-//! *You Only Linearize Once* §4.1.2) and by the kit's tests.
+//! "Lowering kit"): `e[x1 := r1, …, xn := rn]`, simultaneous, used by the kit's typed
+//! ANF, engine `linear`'s erasure and lowering (index maps copied with their variables
+//! renamed, seed 002 *You Only Linearize Once* §4.1.2), engine `dual`'s reverse pass and
+//! scatter fusion (index maps copied with fresh binders) and by the kit's tests.
 //!
 //! Two binder policies, one traversal:
 //!

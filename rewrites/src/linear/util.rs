@@ -26,6 +26,16 @@ impl Names {
         Names(s)
     }
 
+    /// The supply itself (for a pass of the lowering kit that continues with it).
+    pub fn into_supply(self) -> NameSupply {
+        self.0
+    }
+
+    /// A supply continuing from `s` (which already holds the reserved words).
+    pub fn from_supply(s: NameSupply) -> Names {
+        Names(s)
+    }
+
     /// A supply avoiding every name occurring in `p`.
     pub fn for_program(p: &LinearProgram) -> Names {
         let mut n = Names::new();

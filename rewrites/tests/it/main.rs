@@ -21,6 +21,7 @@ mod ir_roundtrip;
 mod ir_runner;
 mod ir_support;
 mod ir_translate;
+mod kit_anf;
 mod kit_lets;
 mod kit_subst;
 mod limits_pow;

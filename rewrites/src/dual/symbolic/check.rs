@@ -22,6 +22,7 @@ use super::{SDelta, Sym};
 use crate::dual::delta::{Delta, Kind};
 use crate::dual::forward::{check_inputs, Forward};
 use crate::dual::value::{seed_input, RDelta, DV};
+use crate::kit::anf::TypedLet;
 use adora_core::ast::{Expr, ExprKind, Function, Name};
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::visit::{free_vars, pat_names};
@@ -64,7 +65,10 @@ fn roots(sv: &SV, out: &mut Vec<SDelta>) {
 pub fn check_form(f: &Function) -> std::result::Result<FormReport, String> {
     let sep = separate(f).map_err(|d| format!("the symbolic forward pass fails: {d}"))?;
     let mut scope: BTreeSet<Name> = f.params.iter().map(|p| p.name.clone()).collect();
-    for (p, e) in &sep.bindings {
+    for TypedLet {
+        pat: p, value: e, ..
+    } in &sep.bindings
+    {
         let missing: Vec<Name> = free_vars(e)
             .into_iter()
             .filter(|n| !scope.contains(n))
@@ -157,7 +161,10 @@ pub fn instantiate<S: Scalar>(
         let dv = seed_input(v, &mut next);
         fw.bind(&p.name, dv);
     }
-    for (p, e) in &sep.bindings {
+    for TypedLet {
+        pat: p, value: e, ..
+    } in &sep.bindings
+    {
         let v = fw.eval_primal(e)?;
         match (pat_names(p).as_slice(), v) {
             ([n], v) => fw.bind(n, v),

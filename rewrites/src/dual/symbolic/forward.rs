@@ -14,6 +14,13 @@
 //! derivative simplifies to; building it directly is the monad-law simplification of
 //! Fig. 18 done once and for all.
 //!
+//! The primal part is built with the lowering kit's typed ANF builder
+//! ([`crate::kit::anf::Anf`], docs/architecture.md §7a): every binding states its value's
+//! type (the checker's node types for the program's own `let`s and index atoms, `R` or
+//! `B` arrays of the operation's shape for the temporaries), and the temporaries `t_k`
+//! are named from one supply that knows every name of the program
+//! ([`crate::kit::names::supply_for`]); the reverse pass and the wrapper continue with it.
+//!
 //! The rules are those of [`crate::dual::forward`] with terms for values: `⟦a * b⟧ =
 //! (u * v, Add(Scale(v, du), Scale(u, dv)))` where `u`, `v` are first bound to variables
 //! (made atoms) when the Delta needs them, and so on for every construct. Sub-terms whose
@@ -24,6 +31,7 @@
 use super::{filled, is_atom, mk, SDelta, SymMap};
 use crate::dual::delta::{Delta, Ids};
 use crate::dual::table;
+use crate::kit::anf::{Anf, TypedLet};
 use crate::prims::partials::T;
 use crate::prims::{Cond, PrimId};
 use adora_core::ast::{BinOp, Expr, ExprKind, Function, Lit, Name, Pat, Prim, UnOp};
@@ -58,14 +66,16 @@ impl SV {
 
 /// The separated form of Eq. 6.
 pub struct Separated {
-    /// The primal let-bindings, in order.
-    pub bindings: Vec<(Pat, Expr)>,
+    /// The primal let-bindings, in order: a typed `let` chain of the lowering kit
+    /// ([`crate::kit::anf`]), each binding stating its value's type.
+    pub bindings: Vec<TypedLet>,
     /// The result: primal term and symbolic Deltas.
     pub result: SV,
     /// The shapes of the real input leaves (parameters in order, tuples depth-first);
     /// leaf `k` is `Input(k)`.
     pub leaves: Vec<Vec<usize>>,
-    /// The names the program uses and those generated so far (for fresh names later).
+    /// The names the program uses and those generated so far (for fresh names later:
+    /// the reverse pass and the wrapper continue with this supply).
     pub names: NameSupply,
 }
 
@@ -77,8 +87,7 @@ pub fn separate(f: &Function) -> Result<Separated> {
     let mut pass = SymFwd {
         types: &types,
         env: ScopedMap::new(),
-        bindings: Vec::new(),
-        names,
+        anf: Anf::new(names),
         ids: Ids::new(),
         leaves: Vec::new(),
     };
@@ -88,10 +97,10 @@ pub fn separate(f: &Function) -> Result<Separated> {
     }
     let result = pass.walk(&f.body)?;
     Ok(Separated {
-        bindings: pass.bindings,
+        bindings: pass.anf.lets,
         result,
         leaves: pass.leaves,
-        names: pass.names,
+        names: pass.anf.supply,
     })
 }
 
@@ -106,8 +115,8 @@ struct Leaves {
 struct SymFwd<'t> {
     types: &'t NodeTypes,
     env: ScopedMap<SV>,
-    bindings: Vec<(Pat, Expr)>,
-    names: NameSupply,
+    /// The primal bindings, temporaries named from the kit's supply.
+    anf: Anf,
     ids: Ids,
     leaves: Vec<Vec<usize>>,
 }
@@ -153,24 +162,30 @@ impl SymFwd<'_> {
         }
     }
 
-    /// `e` as an atom: itself if it is one, otherwise a fresh primal binding.
-    fn atom(&mut self, e: Expr) -> Expr {
+    /// `e` (of type `ty`) as an atom: itself if it is one, otherwise a fresh typed primal
+    /// binding `let t_k: ty = e` (the kit's [`Anf::bind`]).
+    fn atom(&mut self, e: Expr, ty: Type) -> Expr {
         if is_atom(&e) {
             return e;
         }
-        let t = self.names.fresh("t");
-        self.bindings.push((Pat::Var(t.clone()), e));
+        let t = self.anf.bind("t", ty, e);
         mk(ExprKind::Var(t))
+    }
+
+    /// `e` as an atom, `e` a real array of `shape`.
+    fn real_atom(&mut self, e: Expr, shape: &[usize]) -> Expr {
+        self.atom(e, Type::Array(Base::R, shape.to_vec()))
     }
 
     fn ty(&self, e: &Expr) -> Result<Type> {
         self.types.of(e).cloned()
     }
 
-    /// Binds `name` to a dual value: the primal goes to the bindings, the Delta is shared.
-    fn bind_var(&mut self, name: &Name, sv: SV) {
+    /// Binds `name` to a dual value of type `ty`: the primal goes to the bindings, the
+    /// Delta is shared.
+    fn bind_var(&mut self, name: &Name, ty: Type, sv: SV) {
         let primal = sv.primal();
-        self.bindings.push((Pat::Var(name.clone()), primal));
+        self.anf.push(Pat::Var(name.clone()), ty, primal);
         let v = mk(ExprKind::Var(name.clone()));
         let bound = self.rebind(v, sv);
         self.env.push(name, bound);
@@ -217,16 +232,19 @@ impl SymFwd<'_> {
             },
             ExprKind::Let(p, v, b) => {
                 let sv = self.walk(v)?;
+                let vty = self.ty(v)?;
                 let names: Vec<Name> = visit::pat_names(p).into_iter().cloned().collect();
-                match (p, sv) {
-                    (Pat::Var(n), sv) => self.bind_var(n, sv),
-                    (Pat::Tuple(ns), SV::T(parts)) if parts.len() == ns.len() => {
-                        for (n, c) in ns.iter().zip(parts) {
-                            self.bind_var(n, c);
+                match (p, sv, vty) {
+                    (Pat::Var(n), sv, vty) => self.bind_var(n, vty, sv),
+                    (Pat::Tuple(ns), SV::T(parts), Type::Tuple(ts))
+                        if parts.len() == ns.len() && ts.len() == ns.len() =>
+                    {
+                        for ((n, c), t) in ns.iter().zip(parts).zip(ts) {
+                            self.bind_var(n, t, c);
                         }
                     }
-                    (Pat::Tuple(ns), sv) => {
-                        self.bindings.push((p.clone(), sv.primal()));
+                    (Pat::Tuple(ns), sv, vty) => {
+                        self.anf.push(p.clone(), vty, sv.primal());
                         for n in ns {
                             self.env.push(n, SV::N(mk(ExprKind::Var(n.clone()))));
                         }
@@ -263,7 +281,11 @@ impl SymFwd<'_> {
             ExprKind::Prim(p, args) => self.prim(e, p, args, &ty),
             ExprKind::Index(x, ix) => {
                 let (p, d) = self.real(x)?;
-                let atoms: Vec<Expr> = ix.iter().map(|i| self.atom(i.clone())).collect();
+                let mut atoms = Vec::with_capacity(ix.len());
+                for i in ix {
+                    let ity = self.ty(i)?;
+                    atoms.push(self.atom(i.clone(), ity));
+                }
                 let k = atoms.len();
                 let primal = mk(ExprKind::Index(Box::new(p), atoms.clone()));
                 // A literal index out of bounds reads the constant zero: its Delta is `Zero`.
@@ -348,8 +370,8 @@ impl SymFwd<'_> {
         };
         if id == PrimId::Mul && !da.is_zero() && da.same(&db) && pa == pb {
             // Special case x * x: Scale(2 x, dx), one factor instead of two scaled copies.
-            let x = self.atom(pa);
-            let k = self.atom(bin(BinOp::Mul, filled(&shape, 2), x.clone()));
+            let x = self.real_atom(pa, da.shape());
+            let k = self.real_atom(bin(BinOp::Mul, filled(&shape, 2), x.clone()), &shape);
             return Ok(SV::R(bin(op, x.clone(), x), Delta::scale(k, da)));
         }
         self.by_partials(e, id, 0, vec![(pa, da), (pb, db)], &shape, |ps| {
@@ -392,11 +414,19 @@ impl SymFwd<'_> {
         let mut ds = Vec::with_capacity(ops.len());
         for (i, (p, d)) in ops.into_iter().enumerate() {
             let read = if i == 0 { reads_a } else { i == 1 && reads_b };
-            terms.push(if read { self.atom(p) } else { p });
+            terms.push(if read {
+                self.real_atom(p, d.shape())
+            } else {
+                p
+            });
             ds.push(d);
         }
         let primal = build(terms.clone())?;
-        let y = if reads_y { self.atom(primal) } else { primal };
+        let y = if reads_y {
+            self.real_atom(primal, shape)
+        } else {
+            primal
+        };
         let leaves = Leaves {
             a: terms.first().cloned(),
             b: terms.get(1).cloned(),
@@ -405,7 +435,7 @@ impl SymFwd<'_> {
         };
         let d = table::partials(partials, ds, |t| {
             let term = self.template(t, &leaves, shape, e)?;
-            Ok(self.atom(term))
+            Ok(self.real_atom(term, shape))
         })?;
         Ok(SV::R(y, d))
     }
@@ -454,7 +484,7 @@ impl SymFwd<'_> {
                 // select(x < 0, -1, select(x == 0, 0, 1)): abs'(0) = 0 (docs/language.md),
                 // 1 for an unordered (NaN) x, as the reference has it.
                 let u = self.template(u, l, shape, e)?;
-                let x = self.atom(u);
+                let x = self.real_atom(u, shape);
                 let zero = filled(shape, 0);
                 let lt = bin(BinOp::Lt, x.clone(), zero.clone());
                 let eq = bin(BinOp::Eq, x, zero.clone());
@@ -471,25 +501,27 @@ impl SymFwd<'_> {
         &mut self,
         e: &Expr,
         id: PrimId,
-        c: Option<Expr>,
+        c: Option<(Expr, Type)>,
         (pa, da): (Expr, SDelta),
         (pb, db): (Expr, SDelta),
         build: impl Fn(Option<Expr>, Expr, Expr) -> Expr,
     ) -> Result<SV> {
         if da.is_zero() && db.is_zero() {
-            return Ok(SV::R(build(c, pa, pb), da));
+            return Ok(SV::R(build(c.map(|(c, _)| c), pa, pb), da));
         }
         let (cond, then_arg, else_arg) = table::choice_of(id, e.span)?;
         let (c, pa, pb) = match (cond, c) {
-            (Cond::Operand(_), Some(c)) => (self.atom(c), pa, pb),
+            (Cond::Operand(_), Some((c, cty))) => (self.atom(c, cty), pa, pb),
             (Cond::Le | Cond::Ge, None) => {
-                let (a, b) = (self.atom(pa), self.atom(pb));
+                let a = self.real_atom(pa, da.shape());
+                let b = self.real_atom(pb, db.shape());
+                let cty = Type::Array(Base::B, da.shape().to_vec());
                 let op = if cond == Cond::Le {
                     BinOp::Le
                 } else {
                     BinOp::Ge
                 };
-                (self.atom(bin(op, a.clone(), b.clone())), a, b)
+                (self.atom(bin(op, a.clone(), b.clone()), cty), a, b)
             }
             _ => return Err(table::mismatch(id, e.span, "this choice")),
         };
@@ -582,10 +614,12 @@ impl SymFwd<'_> {
                 return self.by_choice(e, id, None, a, b, |_, a, b| prim(p.clone(), vec![a, b]));
             }
             Prim::Select => {
+                let cty = self.ty(arg(0)?)?;
                 let c = arg(0)?.clone();
                 let a = self.real(arg(1)?)?;
                 let b = self.real(arg(2)?)?;
-                return self.by_choice(e, PrimId::Select, Some(c.clone()), a, b, |c2, a, b| {
+                let cond = Some((c.clone(), cty));
+                return self.by_choice(e, PrimId::Select, cond, a, b, |c2, a, b| {
                     prim(Prim::Select, vec![c2.unwrap_or_else(|| c.clone()), a, b])
                 });
             }

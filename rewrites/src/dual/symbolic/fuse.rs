@@ -86,15 +86,18 @@ fn negate(e: Expr) -> Expr {
     mk(ExprKind::Unary(adora_core::ast::UnOp::Neg, Box::new(e)))
 }
 
-/// Component `c` of part `p`'s index, its binders bound from the flat position `u`.
-fn component(p: &ScatterPart, c: usize, u: &Expr) -> Expr {
+/// Component `c` of part `p`'s index, its binders bound from the flat position `u`. Each
+/// component is a copy of the index term with its own `let`s, so its binders (those of
+/// the `let`s and any inside the index term) take fresh names from `names`: unique by
+/// construction (docs/architecture.md, "Lowering kit").
+fn component(p: &ScatterPart, c: usize, u: &Expr, names: &mut NameSupply) -> Expr {
     let Some(ix) = p.ix.get(c) else {
         return int_lit(0);
     };
     let free = free_vars(ix);
-    let mut out = ix.clone();
     let mut stride = 1usize;
     let mut lets = Vec::new();
+    let mut fresh = Vec::new();
     for (k, b) in p.binders.iter().enumerate().rev() {
         let d = p.space.get(k).copied().unwrap_or(1);
         if free.contains(b) {
@@ -108,10 +111,13 @@ fn component(p: &ScatterPart, c: usize, u: &Expr) -> Expr {
             } else {
                 bin(BinOp::Mod, q, int_lit(d as i64))
             };
-            lets.push((b.clone(), value));
+            let b2 = names.fresh(b);
+            fresh.push((b.clone(), mk(ExprKind::Var(b2.clone()))));
+            lets.push((b2, value));
         }
         stride *= d;
     }
+    let mut out = crate::kit::subst::subst_claiming(ix, &fresh, names);
     for (b, v) in lets {
         out = mk(ExprKind::Let(Pat::Var(b), Box::new(v), Box::new(out)));
     }
@@ -147,27 +153,24 @@ fn fused(shape: &[usize], prefix: usize, parts: Vec<ScatterPart>, names: &mut Na
             Some(acc) => mk(ExprKind::Prim(Prim::Append, vec![acc, flat])),
         });
     }
-    let ix = (0..prefix)
-        .map(|c| {
-            let last = parts.len() - 1;
-            let at = |k: usize| {
-                if offsets[k] == 0 {
-                    tv.clone()
-                } else {
-                    bin(BinOp::Sub, tv.clone(), int_lit(offsets[k] as i64))
-                }
-            };
-            let mut acc = component(&parts[last], c, &at(last));
-            for k in (0..last).rev() {
-                let cond = bin(BinOp::Lt, tv.clone(), int_lit(offsets[k + 1] as i64));
-                acc = mk(ExprKind::Prim(
-                    Prim::Select,
-                    vec![cond, component(&parts[k], c, &at(k)), acc],
-                ));
-            }
-            acc
-        })
-        .collect();
+    let at = |k: usize| {
+        if offsets[k] == 0 {
+            tv.clone()
+        } else {
+            bin(BinOp::Sub, tv.clone(), int_lit(offsets[k] as i64))
+        }
+    };
+    let mut ix = Vec::with_capacity(prefix);
+    for c in 0..prefix {
+        let last = parts.len() - 1;
+        let mut acc = component(&parts[last], c, &at(last), names);
+        for k in (0..last).rev() {
+            let cond = bin(BinOp::Lt, tv.clone(), int_lit(offsets[k + 1] as i64));
+            let here = component(&parts[k], c, &at(k), names);
+            acc = mk(ExprKind::Prim(Prim::Select, vec![cond, here, acc]));
+        }
+        ix.push(acc);
+    }
     let src = src.unwrap_or_else(|| filled(&[0], 0));
     mk(ExprKind::Scatter(
         shape.to_vec(),

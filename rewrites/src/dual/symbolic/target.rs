@@ -14,7 +14,8 @@
 //!
 //! The cotangent terms use only: share references, `+`, `-`, `*` and `/` by primal
 //! variables, `select`, one-hot (a `scatter` of one replicated slice), `replicate`,
-//! `sum_outer`, `scatter` and `gather` (with the primal program's index maps), indexing
+//! `sum_outer`, `scatter` and `gather` (with copies of the primal program's index maps,
+//! their binders fresh from the supply: names unique by construction), indexing
 //! by a constant, `transpose` and `reshape` — all core constructs, so the gradient is a
 //! core program (§7: the language is closed under differentiation).
 
@@ -22,7 +23,7 @@ use super::fuse::{ScatterPart, SymCt};
 use super::{filled, int_lit, is_atom, mk, replicate_to, Sym, SymMap};
 use crate::dual::delta::Ids;
 use crate::dual::reverse::Target;
-use adora_core::ast::{BinOp, Expr, ExprKind, Prim};
+use adora_core::ast::{BinOp, Expr, ExprKind, Name, Prim};
 use adora_core::visit::NameSupply;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -55,6 +56,26 @@ impl<'n> SymTarget<'n> {
             ids: Ids::new(),
             names,
         }
+    }
+
+    /// A copy of `map`'s binders and index terms for the gradient program: the binders
+    /// (and any binder inside the index terms) take fresh names from the supply, so each
+    /// copy of a primal index map binds names of its own — unique by construction, no
+    /// renaming afterwards (docs/architecture.md, "Lowering kit").
+    fn copy_map(&mut self, map: &SymMap) -> (Vec<Name>, Vec<Expr>) {
+        let binders: Vec<Name> = map.binders.iter().map(|b| self.names.fresh(b)).collect();
+        let to: Vec<(Name, Expr)> = map
+            .binders
+            .iter()
+            .zip(&binders)
+            .map(|(b, n)| (b.clone(), mk(ExprKind::Var(n.clone()))))
+            .collect();
+        let ix = map
+            .ix
+            .iter()
+            .map(|e| crate::kit::subst::subst_claiming(e, &to, self.names))
+            .collect();
+        (binders, ix)
     }
 
     /// The cotangent as a term (see [`SymCt::into_expr`]).
@@ -128,11 +149,12 @@ impl Target<Sym> for SymTarget<'_> {
     }
     fn scatter(&mut self, src_shape: &[usize], map: &Rc<SymMap>, c: SymCt) -> SymCt {
         let (neg, c) = c.split(self.names);
+        let (binders, ix) = self.copy_map(map);
         let part = ScatterPart {
             src: c,
             space: map.space.clone(),
-            binders: map.binders.clone(),
-            ix: map.ix.clone(),
+            binders,
+            ix,
             neg,
         };
         SymCt::scatter(src_shape.to_vec(), part)
@@ -144,12 +166,13 @@ impl Target<Sym> for SymTarget<'_> {
         map: &Rc<SymMap>,
         c: SymCt,
     ) -> SymCt {
+        let (binders, ix) = self.copy_map(map);
         c.map(self.names, |c| {
             mk(ExprKind::Gather(
                 map.space.clone(),
                 Box::new(c),
-                map.binders.clone(),
-                map.ix.clone(),
+                binders,
+                ix,
             ))
         })
     }

@@ -18,8 +18,12 @@
 //!   symbolic reverse pass with `dret` as the initial cotangent (components `dret.k` of a
 //!   tuple result), with global sharing converted to `let`s by the lowering kit
 //!   ([`crate::kit::lets`], §7.4).
-//! * Binders are made unique ([`adora_core::visit::rename_unique`]; the index maps copied
-//!   into the gradient keep their names otherwise), and the result is type-checked.
+//! * Binder names are unique by construction (docs/architecture.md, "Lowering kit"):
+//!   every name the passes invent comes from the one supply the forward pass started
+//!   ([`crate::kit::names::supply_for`]); the primal bindings' binders are claimed before
+//!   the reverse pass, which gives each index map it copies into the gradient (and each
+//!   index term fusion repeats) fresh binders. No renaming pass follows; the result is
+//!   type-checked.
 
 use super::forward::{separate, SV};
 use super::fuse::SymCt;
@@ -31,7 +35,7 @@ use adora_core::ast::{Expr, ExprKind, Function, Lit, Name, Param};
 use adora_core::check::check_function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_core::types::{Base, Type};
-use adora_core::visit::rename_unique;
+use adora_core::visit::{all_binders, pat_names};
 use num_bigint::BigInt;
 
 /// A gradient program and what a caller needs to use it.
@@ -91,6 +95,22 @@ fn seeds(sv: &SV, at: Expr, out: &mut Vec<(Delta<Sym>, SymCt)>) {
 pub fn gradient_program(f: &Function) -> Result<GradientProgram> {
     let sep = separate(f)?;
     let mut names = sep.names;
+    let primal_result = sep.result.primal();
+    for l in &sep.bindings {
+        for n in pat_names(&l.pat) {
+            names.reserve(n);
+        }
+    }
+    for e in sep
+        .bindings
+        .iter()
+        .map(|l| &l.value)
+        .chain([&primal_result])
+    {
+        for (n, _) in all_binders(e) {
+            names.reserve(n);
+        }
+    }
     let dret = names.claim("dret");
     let mut roots = Vec::new();
     seeds(&sep.result, mk(ExprKind::Var(dret.clone())), &mut roots);
@@ -108,7 +128,7 @@ pub fn gradient_program(f: &Function) -> Result<GradientProgram> {
     let table = std::mem::take(&mut target.shares);
     drop(target);
     let mut leaves = grads.into_iter();
-    let mut parts = vec![sep.result.primal()];
+    let mut parts = vec![primal_result];
     let mut real_params = Vec::new();
     let mut ret_types = vec![f.ret.clone()];
     for (k, p) in f.params.iter().enumerate() {
@@ -127,17 +147,13 @@ pub fn gradient_program(f: &Function) -> Result<GradientProgram> {
     let shared_cotangents = table.len();
     let table = crate::kit::lets::named(table, &mut names, "ct");
     let gradient = crate::kit::lets::bind_shared(&result, &table);
-    let body = sep.bindings.iter().rev().fold(gradient, |acc, (p, e)| {
-        mk(ExprKind::Let(p.clone(), Box::new(e.clone()), Box::new(acc)))
-    });
+    let body = crate::kit::anf::wrap(&sep.bindings, gradient);
     let mut params: Vec<Param> = f.params.clone();
     params.push(Param {
         name: dret.clone(),
         ty: f.ret.clone(),
         span: Span::DUMMY,
     });
-    let param_names: Vec<Name> = params.iter().map(|p| p.name.clone()).collect();
-    let body = adora_core::with_stack(|| rename_unique(&param_names, &body));
     let function = Function {
         name: f.name.clone(),
         params,

@@ -73,8 +73,14 @@ fn idx(id: Id) -> usize {
 }
 
 /// Converts `e` (well scoped: see [`super::scope::check_scoped`]) to a core expression
-/// over `params` (see the module docs).
-pub(crate) fn to_expr(e: &RecExpr<Ir>, an: &IrAnalysis, params: &[Param]) -> R<Expr> {
+/// over `params` (see the module docs), naming from `supply` (the parameters reserved
+/// first).
+pub(crate) fn to_expr(
+    e: &RecExpr<Ir>,
+    an: &IrAnalysis,
+    params: &[Param],
+    supply: &mut NameSupply,
+) -> R<Expr> {
     let mut l = Lets {
         e,
         an,
@@ -87,17 +93,25 @@ pub(crate) fn to_expr(e: &RecExpr<Ir>, an: &IrAnalysis, params: &[Param]) -> R<E
         shared: HashMap::new(),
         table: BTreeMap::new(),
         bases: HashMap::new(),
-        supply: NameSupply::new(),
+        supply: std::mem::take(supply),
     };
     for p in params {
         l.supply.reserve(&p.name);
     }
-    let root = e.as_ref().len().checked_sub(1).ok_or("empty term")?;
-    l.count(root, &mut Vec::new())?;
-    l.share();
-    let body = l.expr(root, &mut Vec::new())?;
-    let body = bind_shared(&body, &l.table);
-    super::naming::name_binders(&body, &l.bases, &mut l.supply)
+    let out = l.convert();
+    *supply = l.supply;
+    out
+}
+
+impl Lets<'_> {
+    fn convert(&mut self) -> R<Expr> {
+        let root = self.e.as_ref().len().checked_sub(1).ok_or("empty term")?;
+        self.count(root, &mut Vec::new())?;
+        self.share();
+        let body = self.expr(root, &mut Vec::new())?;
+        let body = bind_shared(&body, &self.table);
+        super::naming::name_binders(&body, &self.bases, &mut self.supply)
+    }
 }
 
 impl Lets<'_> {

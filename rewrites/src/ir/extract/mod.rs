@@ -36,6 +36,7 @@ use super::analysis::{IrAnalysis, IrGraph};
 use super::lang::{IVarId, Ir};
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+use adora_core::visit::NameSupply;
 use egg::{Id, Language, RecExpr};
 use select::{Builder, Mode, Selector};
 
@@ -218,9 +219,22 @@ pub fn to_function(
     analysis: &IrAnalysis,
     original: &Function,
 ) -> Result<Function> {
+    to_function_naming(expr, analysis, original, &mut NameSupply::new())
+}
+
+/// [`to_function`] naming the `let`s and binders of the body from `supply` (after
+/// reserving `original`'s parameters), so that functions extracted one after another
+/// into one program — bot's segments — never repeat a name (docs/architecture.md,
+/// "Lowering kit": names unique by construction).
+pub fn to_function_naming(
+    expr: &RecExpr<Ir>,
+    analysis: &IrAnalysis,
+    original: &Function,
+    supply: &mut NameSupply,
+) -> Result<Function> {
     check_scoped(expr).map_err(internal)?;
     let expr = &hash_cons(expr);
-    let body = adora_core::with_stack(|| lets::to_expr(expr, analysis, &original.params))
+    let body = adora_core::with_stack(|| lets::to_expr(expr, analysis, &original.params, supply))
         .map_err(internal)?;
     let f = Function {
         name: original.name.clone(),
