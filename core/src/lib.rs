@@ -21,6 +21,7 @@ pub mod limits;
 pub mod linear;
 pub mod parser;
 pub mod pretty;
+pub mod sizes;
 pub mod types;
 pub mod visit;
 

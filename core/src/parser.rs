@@ -87,16 +87,31 @@
 mod exprs;
 mod forms;
 mod items;
+mod signature;
+mod sizes;
+
+pub use signature::signatures;
 
 use crate::ast::{Expr, ExprKind, Program};
 use crate::diag::{Diagnostic, ErrorKind, Result, Span};
 use crate::lexer::{self, Tok, Token};
 use crate::limits;
+use crate::sizes::Sizes;
 use crate::types::Type;
 
 /// Parses a whole file (a list of `def`s).
 pub fn parse_program(src: &str) -> Result<Program> {
     let mut p = Parser::new(src)?;
+    p.program().map_err(|d| *d)
+}
+
+/// Parses a whole file whose entry point `entry` has the size parameters `sizes` (their
+/// values, bound from the inputs by [`crate::sizes::Signature::bind`]): every size is
+/// evaluated, so the result holds literal sizes only (docs/language.md, "Size
+/// parameters").
+pub fn parse_program_sized(src: &str, entry: &str, sizes: &Sizes) -> Result<Program> {
+    let mut p = Parser::new(src)?;
+    p.sizes.given = Some((entry.to_string(), sizes.clone()));
     p.program().map_err(|d| *d)
 }
 
@@ -137,6 +152,8 @@ pub(crate) struct Parser<'s> {
     depth: usize,
     /// Whether `[]` is accepted ([`parse_literal`]).
     literals: bool,
+    /// The size names in scope and their values.
+    sizes: sizes::SizeCtx,
 }
 
 /// Results inside the parser: errors are boxed to keep the recursive frames small.
@@ -165,6 +182,7 @@ impl<'s> Parser<'s> {
             pos: 0,
             depth: 0,
             literals: false,
+            sizes: sizes::SizeCtx::default(),
         })
     }
 

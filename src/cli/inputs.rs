@@ -2,6 +2,7 @@
 //! with every error rendered as text with its position.
 
 use super::error::CliError;
+use super::sizes::Sizing;
 use super::RunArgs;
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Span};
@@ -54,11 +55,16 @@ pub fn read_source(file: &Path) -> Result<String, CliError> {
     }
 }
 
-/// Reads, parses, checks and elaborates `file` at `entry`.
-pub fn load(file: &Path, entry: &str) -> Result<Loaded, CliError> {
+/// Reads, parses, checks and elaborates `file` at `entry`, a program with size
+/// parameters at the sizes `sizing` binds (docs/language.md, "Size parameters").
+pub fn load(file: &Path, entry: &str, sizing: Sizing) -> Result<Loaded, CliError> {
     let src = read_source(file)?;
     let name = file.display().to_string();
-    match adora_core::load(&src, entry) {
+    let loaded = match super::sizes::bind(&src, &name, entry, sizing)? {
+        None => adora_core::load(&src, entry),
+        Some(sizes) => adora_core::sizes::load_sized(&src, entry, &sizes),
+    };
+    match loaded {
         Ok(func) => Ok(Loaded {
             file: name,
             src,

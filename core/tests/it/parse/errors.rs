@@ -220,10 +220,10 @@ fn builtin_arity_and_static_arguments() {
         "a size must be a non-negative integer literal, found `-2`",
     );
     check(
-        eerr("replicate(n, x)"),
+        eerr("replicate(true, x)"),
         1,
         11,
-        "expected a size (a non-negative integer literal), found `n`",
+        "expected a size (a non-negative integer literal, a size name or size arithmetic), found `true`",
     );
     check(
         eerr("iota(99999999999999999999999)"),
