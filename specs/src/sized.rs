@@ -36,7 +36,7 @@ pub fn parse(case: &Case) -> Result<Program> {
             Some(adora_core::sizes::Given {
                 param: n.clone(),
                 shape: adora_core::sizes::shape_of_literal(e, &p.ty),
-                origin: format!("input `{n}`"),
+                origin: String::new(),
             })
         })
         .collect();

@@ -9,5 +9,6 @@ mod cli_json;
 mod fuzz_smoke;
 mod regress_fuzz_findings;
 mod regress_reliability;
+mod sizes;
 mod support;
 mod theorems;

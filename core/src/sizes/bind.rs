@@ -26,7 +26,8 @@ pub struct Given {
     pub param: Name,
     /// The value's shape.
     pub shape: Shaped,
-    /// Where it was given, for messages (`--input x=[1, 2]`, `F.json: key "x"`).
+    /// Where it was given, for messages (`--input x=[1, 2]`, `F.json: key "x"`; empty:
+    /// the parameter's name says enough).
     pub origin: String,
 }
 
@@ -109,7 +110,11 @@ impl Signature {
             let mut occurrences = Vec::new();
             dims_of(&p.ty, &g.shape, &mut occurrences);
             for (n, span, value) in occurrences {
-                let origin = format!("`{}` ({})", p.name, g.origin);
+                let origin = if g.origin.is_empty() {
+                    format!("`{}`", p.name)
+                } else {
+                    format!("`{}` ({})", p.name, g.origin)
+                };
                 let src = Source {
                     value,
                     span: Some(span),

@@ -131,7 +131,7 @@ pub fn load_for_literals(src: &str, entry: &str, inputs: &[(Name, Expr)]) -> Res
             Some(Given {
                 param: n.clone(),
                 shape: shape_of_literal(e, &p.ty),
-                origin: format!("input `{n}`"),
+                origin: String::new(),
             })
         })
         .collect();
