@@ -9,7 +9,7 @@
 //! ```text
 //! program  = def { def } EOF                       -- an empty file: "no definitions"
 //! def      = 'def' NAME '(' [ param % ',' ] ')' '->' type '=' expr
-//! param    = NAME ':' type
+//! param    = NAME ':' type                          -- its type's sizes are PDIMs
 //! type     = base [ '[' SIZE % ',' ']' ]           -- R  Z[4]  R[2,3]   (R[] is an error)
 //!          | '(' type ',' type { ',' type } ')'    -- tuples have >= 2 components
 //! base     = 'R' | 'Z' | 'B'
@@ -49,7 +49,7 @@
 //!          | ('transpose' | 'reshape') '(' '[' [ SIZE % ',' ] ']' ',' expr ')'
 //!          | 'iota' '(' SIZE ')'
 //!          | 'stack' '(' '[' expr % ',' ']' ')'    -- args = the list's elements
-//! extents  = SIZE | shape
+//! extents  = satom | shape                       -- build n …, build (n - 1) …
 //! shape    = '[' SIZE % ',' ']'
 //! op       = '+' | '*' | 'min' | 'max' | lambda-arg
 //! lambda-arg = '(' lambda ')' | lambda             -- build 3 (i => e), build 3 i => e
@@ -58,7 +58,8 @@
 //! ixs      = '[' [ expr % ',' ] ']'                -- a prefix index (may be empty)
 //! binders  = NAME | '(' NAME % ',' ')'
 //! pat      = NAME | '(' NAME ',' NAME { ',' NAME } ')'
-//! SIZE     = INT that fits in usize (non-negative)
+//! SIZE     = size arithmetic on INT and size names, evaluated while parsing; its
+//!            value is a non-negative usize (grammar of SIZE, satom, PDIM: `sizes`)
 //! NAME     = identifier that is neither a keyword nor a built-in function name
 //! ```
 //!
