@@ -12,7 +12,8 @@
 //!
 //! Static sizes (build extents, shapes of gather/scatter, replicate counts, permutations,
 //! reshape shapes, iota lengths, loop trip counts, integer exponents) are stored as plain
-//! numbers in the nodes, never as expressions.
+//! numbers in the nodes, never as expressions: size parameters are evaluated by the parser
+//! ([`crate::sizes`]).
 
 use crate::diag::Span;
 use crate::types::{Shape, Type};

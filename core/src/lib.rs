@@ -2,7 +2,9 @@
 //! source spans and diagnostics ([`diag`]), lexer and parser ([`parser`]), pretty-printer
 //! ([`pretty`]), type and shape checker with elaboration ([`check`]), inlining of `def`s
 //! ([`inline`]), traversal and binder helpers shared by all passes ([`visit`]), and Linear A
-//! ([`linear`], seed 002), the non-linear ; linear dialect the `linear` engine works in.
+//! ([`linear`], seed 002), the non-linear ; linear dialect the `linear` engine works in, and
+//! size parameters ([`sizes`]: a program is instantiated at its inputs' sizes before it is
+//! checked).
 //!
 //! The pipeline is `parse` → `check` (every `def`) → `elaborate` (one entry point: inline
 //! calls, type literals, make broadcasts explicit, make binders unique). See
@@ -21,6 +23,7 @@ pub mod limits;
 pub mod linear;
 pub mod parser;
 pub mod pretty;
+pub mod sizes;
 pub mod types;
 pub mod visit;
 

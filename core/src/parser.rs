@@ -9,7 +9,7 @@
 //! ```text
 //! program  = def { def } EOF                       -- an empty file: "no definitions"
 //! def      = 'def' NAME '(' [ param % ',' ] ')' '->' type '=' expr
-//! param    = NAME ':' type
+//! param    = NAME ':' type                          -- its type's sizes are PDIMs
 //! type     = base [ '[' SIZE % ',' ']' ]           -- R  Z[4]  R[2,3]   (R[] is an error)
 //!          | '(' type ',' type { ',' type } ')'    -- tuples have >= 2 components
 //! base     = 'R' | 'Z' | 'B'
@@ -49,7 +49,7 @@
 //!          | ('transpose' | 'reshape') '(' '[' [ SIZE % ',' ] ']' ',' expr ')'
 //!          | 'iota' '(' SIZE ')'
 //!          | 'stack' '(' '[' expr % ',' ']' ')'    -- args = the list's elements
-//! extents  = SIZE | shape
+//! extents  = satom | shape                       -- build n …, build (n - 1) …
 //! shape    = '[' SIZE % ',' ']'
 //! op       = '+' | '*' | 'min' | 'max' | lambda-arg
 //! lambda-arg = '(' lambda ')' | lambda             -- build 3 (i => e), build 3 i => e
@@ -58,7 +58,8 @@
 //! ixs      = '[' [ expr % ',' ] ']'                -- a prefix index (may be empty)
 //! binders  = NAME | '(' NAME % ',' ')'
 //! pat      = NAME | '(' NAME ',' NAME { ',' NAME } ')'
-//! SIZE     = INT that fits in usize (non-negative)
+//! SIZE     = size arithmetic on INT and size names, evaluated while parsing; its
+//!            value is a non-negative usize (grammar of SIZE, satom, PDIM: `sizes`)
 //! NAME     = identifier that is neither a keyword nor a built-in function name
 //! ```
 //!
@@ -88,16 +89,31 @@ mod exprs;
 mod forms;
 mod hints;
 mod items;
+mod signature;
+mod sizes;
+
+pub use signature::signatures;
 
 use crate::ast::{Expr, ExprKind, Program};
 use crate::diag::{Diagnostic, ErrorKind, Result, Span};
 use crate::lexer::{self, Tok, Token};
 use crate::limits;
+use crate::sizes::Sizes;
 use crate::types::Type;
 
 /// Parses a whole file (a list of `def`s).
 pub fn parse_program(src: &str) -> Result<Program> {
     let mut p = Parser::new(src)?;
+    p.program().map_err(|d| *d)
+}
+
+/// Parses a whole file whose entry point `entry` has the size parameters `sizes` (their
+/// values, bound from the inputs by [`crate::sizes::Signature::bind`]): every size is
+/// evaluated, so the result holds literal sizes only (docs/language.md, "Size
+/// parameters").
+pub fn parse_program_sized(src: &str, entry: &str, sizes: &Sizes) -> Result<Program> {
+    let mut p = Parser::new(src)?;
+    p.sizes.given = Some((entry.to_string(), sizes.clone()));
     p.program().map_err(|d| *d)
 }
 
@@ -138,6 +154,8 @@ pub(crate) struct Parser<'s> {
     depth: usize,
     /// Whether `[]` is accepted ([`parse_literal`]).
     literals: bool,
+    /// The size names in scope and their values.
+    sizes: sizes::SizeCtx,
 }
 
 /// Results inside the parser: errors are boxed to keep the recursive frames small.
@@ -166,6 +184,7 @@ impl<'s> Parser<'s> {
             pos: 0,
             depth: 0,
             literals: false,
+            sizes: sizes::SizeCtx::default(),
         })
     }
 

@@ -42,6 +42,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{Pow, Signed, Zero};
+use std::collections::BTreeMap;
 
 /// Prints a whole program: its `def`s separated by blank lines, ending with a newline.
 pub fn program(p: &Program) -> String {
@@ -65,6 +66,7 @@ pub fn expr(e: &Expr) -> String {
     let mut p = layout::Printer {
         out: String::new(),
         indent: 0,
+        size_names: SizeNames::new(),
     };
     p.block(e);
     p.out
@@ -114,14 +116,50 @@ pub fn real(r: &BigRational) -> String {
     format!("{sign}{int_part}.{frac}")
 }
 
+/// Sizes to print as size names: value → name (docs/language.md, "Size parameters").
+pub type SizeNames = BTreeMap<usize, String>;
+
+/// Prints one `def` with every static size whose value `names` maps printed as that size
+/// name, in its parameter and result types and its body: the `def` generalised to size
+/// parameters. Instantiating the result at sizes that give each name its value yields `d`
+/// again, provided the names are bound by the parameter types and occur nowhere else in
+/// `d` (the caller's duty).
+pub fn def_with_size_names(d: &Def, names: &SizeNames) -> String {
+    print_def(&d.name, &d.params, &d.ret, &d.body, names)
+}
+
 fn header_and_body(name: &str, params: &[Param], ret: &Type, body: &Expr) -> String {
+    print_def(name, params, ret, body, &SizeNames::new())
+}
+
+/// A type with named sizes (`R[n, 3]`).
+fn type_text(t: &Type, names: &SizeNames) -> String {
+    match t {
+        Type::Array(b, s) if !s.is_empty() => {
+            let dims: Vec<String> = s
+                .iter()
+                .map(|d| names.get(d).cloned().unwrap_or_else(|| d.to_string()))
+                .collect();
+            format!("{b}[{}]", dims.join(","))
+        }
+        Type::Array(..) => t.to_string(),
+        Type::Tuple(ts) => {
+            let parts: Vec<String> = ts.iter().map(|t| type_text(t, names)).collect();
+            format!("({})", parts.join(", "))
+        }
+    }
+}
+
+fn print_def(name: &str, params: &[Param], ret: &Type, body: &Expr, names: &SizeNames) -> String {
     let ps: Vec<String> = params
         .iter()
-        .map(|p| format!("{}: {}", p.name, p.ty))
+        .map(|p| format!("{}: {}", p.name, type_text(&p.ty, names)))
         .collect();
+    let ret = type_text(ret, names);
     let mut p = layout::Printer {
         out: format!("def {name}({}) -> {ret} =", ps.join(", ")),
         indent: 2,
+        size_names: names.clone(),
     };
     p.newline();
     p.block(body);

@@ -17,7 +17,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// coordinates; `Ok(None)` means everything ran; `Err` describes a problem with the case
 /// itself (a missing input).
 pub fn first_error(case: &Case) -> Result<Option<Diagnostic>, String> {
-    let f = match adora_core::load(&case.source, &case.entry) {
+    let f = match crate::sized::load(case) {
         Ok(f) => f,
         Err(d) => return Ok(Some(d)),
     };

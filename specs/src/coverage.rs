@@ -128,9 +128,8 @@ pub const REQUIRED: &[&str] = &[
 /// Every feature of `case` (parses and loads its program; errors are reported as text).
 pub fn features(case: &Case) -> Result<BTreeSet<String>, String> {
     let name = case.name();
-    let program = adora_core::parse(&case.source).map_err(|d| d.render(&name, &case.source))?;
-    let f =
-        adora_core::load(&case.source, &case.entry).map_err(|d| d.render(&name, &case.source))?;
+    let program = crate::sized::parse(case).map_err(|d| d.render(&name, &case.source))?;
+    let f = crate::sized::load(case).map_err(|d| d.render(&name, &case.source))?;
     let mut out = BTreeSet::new();
     if program.defs.len() > 1 {
         out.insert("defs".to_string());

@@ -104,7 +104,7 @@ impl Run<'_> {
             ));
             return;
         }
-        let f = match adora_core::load(&self.case.source, &self.case.entry) {
+        let f = match crate::sized::load(self.case) {
             Ok(f) => f,
             Err(d) => {
                 let msg = self.render(&d);

@@ -26,6 +26,7 @@ pub mod coverage;
 pub mod engine;
 pub mod golden;
 pub mod printed;
+pub mod sized;
 
 pub use bad::run_bad_case;
 pub use case::{parse_case, Case};

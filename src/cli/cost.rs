@@ -7,6 +7,7 @@ use super::error::CliError;
 use super::inputs::{self, render};
 use super::schema::with_warnings;
 use super::show::program_engine;
+use super::sizes::Sizing;
 use super::{Format, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
 use adora_core::types::{Base, Type};
@@ -37,7 +38,7 @@ pub fn cost(a: &RunArgs) -> Result<(), CliError> {
             "cost models count operations of exact evaluation; drop --numeric",
         ));
     }
-    let l = inputs::load(&a.file, &a.entry)?;
+    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
     let given = !a.inputs.is_empty() || a.inputs_json.is_some();
     let xs = if given {
         inputs::inputs::<Rat>(&l, a)?

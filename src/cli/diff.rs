@@ -4,6 +4,7 @@ use super::compare::{self, Verdict};
 use super::error::CliError;
 use super::inputs::{self, literal, render, split_assignment, Loaded};
 use super::schema::{answer_json, with_warnings, Question, QuestionText};
+use super::sizes::Sizing;
 use super::{Format, Numeric, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::harness::{self, Mode, Query};
@@ -51,7 +52,7 @@ macro_rules! numeric {
 
 /// `adora eval`.
 pub fn eval(a: &RunArgs) -> Result<(), CliError> {
-    let l = inputs::load(&a.file, &a.entry)?;
+    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
     numeric!(a, eval_with(&l, a))
 }
 
@@ -78,7 +79,7 @@ fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), CliError> {
 /// `adora grad`.
 pub fn grad(a: &RunArgs) -> Result<Verdict, CliError> {
     let engines = select_engines(a.engine.as_deref())?;
-    let l = inputs::load(&a.file, &a.entry)?;
+    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
     numeric!(a, grad_with(&l, a, &engines))
 }
 
@@ -107,7 +108,7 @@ fn all(a: &RunArgs) -> bool {
 /// `adora jvp`.
 pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<Verdict, CliError> {
     let engines = select_engines(a.engine.as_deref())?;
-    let l = inputs::load(&a.file, &a.entry)?;
+    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
     numeric!(a, jvp_with(&l, a, tangents, &engines))
 }
 
@@ -176,7 +177,7 @@ fn jvp_with<S: Mode>(
 /// `adora vjp`.
 pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<Verdict, CliError> {
     let engines = select_engines(a.engine.as_deref())?;
-    let l = inputs::load(&a.file, &a.entry)?;
+    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
     numeric!(a, vjp_with(&l, a, cotangent, &engines))
 }
 

@@ -2,6 +2,7 @@
 //! with every error rendered as text with its position.
 
 use super::error::CliError;
+use super::sizes::Sizing;
 use super::RunArgs;
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Span};
@@ -57,13 +58,19 @@ pub fn read_source(file: &Path) -> Result<String, CliError> {
     }
 }
 
-/// Reads, parses, checks and elaborates `file` at `entry`. The checker's warnings are
-/// printed on standard error at once (`file:line:col: warning[code]: ...`, never changing
-/// the exit code; docs/language.md, "Warnings") and kept in the result.
-pub fn load(file: &Path, entry: &str) -> Result<Loaded, CliError> {
+/// Reads, parses, checks and elaborates `file` at `entry`, a program with size
+/// parameters at the sizes `sizing` binds (docs/language.md, "Size parameters"). The
+/// checker's warnings are printed on standard error at once (`file:line:col:
+/// warning[code]: ...`, never changing the exit code; docs/language.md, "Warnings") and
+/// kept in the result.
+pub fn load(file: &Path, entry: &str, sizing: Sizing) -> Result<Loaded, CliError> {
     let src = read_source(file)?;
     let name = file.display().to_string();
-    match adora_core::load_with_warnings(&src, entry) {
+    let loaded = match super::sizes::bind(&src, &name, entry, sizing)? {
+        None => adora_core::load_with_warnings(&src, entry),
+        Some(sizes) => adora_core::sizes::load_sized_with_warnings(&src, entry, &sizes),
+    };
+    match loaded {
         Ok((func, warnings)) => {
             for w in &warnings {
                 eprint!("{}", w.render(&name, &src));

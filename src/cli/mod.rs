@@ -11,6 +11,7 @@ mod inputs;
 mod names;
 mod schema;
 mod show;
+mod sizes;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -78,6 +79,9 @@ enum Command {
         /// Entry point.
         #[arg(long, default_value = "main")]
         entry: String,
+        /// The value of a size parameter of the entry point, `NAME=N` (repeatable).
+        #[arg(long = "size", value_name = "NAME=N")]
+        sizes: Vec<String>,
     },
     /// Linearize a program (seed 002 JVP): print its Linear A form (non-linear ; linear).
     #[command(after_help = EXIT_CODES)]
@@ -87,6 +91,9 @@ enum Command {
         /// Entry point.
         #[arg(long, default_value = "main")]
         entry: String,
+        /// The value of a size parameter of the entry point, `NAME=N` (repeatable).
+        #[arg(long = "size", value_name = "NAME=N")]
+        sizes: Vec<String>,
     },
     /// Transpose a Linear A program (seed 002 §7): print the transposed Linear A program.
     #[command(after_help = EXIT_CODES)]
@@ -141,6 +148,10 @@ pub struct RunArgs {
     /// A JSON file mapping input names to nested arrays of numbers or `"p/q"` strings.
     #[arg(long = "inputs", value_name = "FILE")]
     pub inputs_json: Option<PathBuf>,
+    /// The value of a size parameter of the entry point, `NAME=N` (repeatable); by
+    /// default the inputs' shapes bind them.
+    #[arg(long = "size", value_name = "NAME=N")]
+    pub sizes: Vec<String>,
     /// Exact rationals or f64.
     #[arg(long, value_enum, default_value = "exact")]
     pub numeric: Numeric,
@@ -185,8 +196,11 @@ pub fn run(cli: Cli) -> u8 {
             stage,
             entry,
             engine,
-        } => show::show(&file, &stage, &entry, engine.as_deref()).map(|()| OK),
-        Command::Linearize { file, entry } => show::linearize(&file, &entry).map(|()| OK),
+            sizes,
+        } => show::show(&file, &stage, &entry, engine.as_deref(), &sizes).map(|()| OK),
+        Command::Linearize { file, entry, sizes } => {
+            show::linearize(&file, &entry, &sizes).map(|()| OK)
+        }
         Command::Transpose { file, entry } => show::transpose(&file, &entry).map(|()| OK),
         Command::Cost(a) => cost::cost(&a).map(|()| OK),
         Command::Check(a) => return check::check(&a),

@@ -4,15 +4,26 @@
 use super::error::CliError;
 use super::inputs;
 use super::names::all_stages;
+use super::sizes::Sizing;
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::{self, Engine, Question};
 use std::path::Path;
 
 /// `adora show`.
-pub fn show(file: &Path, stage: &str, entry: &str, engine: Option<&str>) -> Result<(), CliError> {
+pub fn show(
+    file: &Path,
+    stage: &str,
+    entry: &str,
+    engine: Option<&str>,
+    sizes: &[String],
+) -> Result<(), CliError> {
+    let sizing = Sizing {
+        explicit: sizes,
+        run: None,
+    };
     if let Some(q) = Question::from_name(stage) {
         let e = program_engine(engine, q)?;
-        let l = inputs::load(file, entry)?;
+        let l = inputs::load(file, entry, sizing)?;
         let dp = e.program(&l.func, q).map_err(|d| inputs::render(&l, &d))?;
         let text = adora_core::pretty::function(&dp.function);
         print!("{text}");
@@ -24,16 +35,20 @@ pub fn show(file: &Path, stage: &str, entry: &str, engine: Option<&str>) -> Resu
     match stage {
         "parse" => {
             let src = inputs::read_source(file)?;
-            let p = adora_core::parse(&src)
-                .map_err(|d| inputs::rendered(&d, &file.display().to_string(), &src))?;
+            let name = file.display().to_string();
+            let p = match super::sizes::bind(&src, &name, entry, sizing)? {
+                None => adora_core::parse(&src),
+                Some(s) => adora_core::parser::parse_program_sized(&src, entry, &s),
+            }
+            .map_err(|d| inputs::rendered(&d, &name, &src))?;
             print!("{}", adora_core::pretty::program(&p));
         }
         "inline" => {
-            let l = inputs::load(file, entry)?;
+            let l = inputs::load(file, entry, sizing)?;
             print!("{}", adora_core::pretty::function(&l.func));
         }
         "bot" | "delta" => {
-            let l = inputs::load(file, entry)?;
+            let l = inputs::load(file, entry, sizing)?;
             let text = match stage {
                 "bot" => adora_rewrites::bot::show(&l.func),
                 _ => adora_rewrites::dual::delta_text(&l.func),
@@ -94,8 +109,12 @@ pub fn program_engine(name: Option<&str>, q: Question) -> Result<Box<dyn Engine>
 }
 
 /// `adora linearize`: the Linear A program of the entry point's JVP.
-pub fn linearize(file: &Path, entry: &str) -> Result<(), CliError> {
-    let l = inputs::load(file, entry)?;
+pub fn linearize(file: &Path, entry: &str, sizes: &[String]) -> Result<(), CliError> {
+    let sizing = Sizing {
+        explicit: sizes,
+        run: None,
+    };
+    let l = inputs::load(file, entry, sizing)?;
     let lp = adora_rewrites::linear::linearize(&l.func).map_err(|d| inputs::render(&l, &d))?;
     print!("{}", adora_core::linear::print::program(&lp));
     Ok(())

@@ -10,5 +10,6 @@ mod cli_literal_typing;
 mod fuzz_smoke;
 mod regress_fuzz_findings;
 mod regress_reliability;
+mod sizes;
 mod support;
 mod theorems;

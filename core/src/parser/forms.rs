@@ -131,7 +131,7 @@ impl Parser<'_> {
         let start = self.bump().span;
         let shape = match self.peek() {
             Tok::LBracket => self.shape(false)?,
-            _ => vec![self.size()?],
+            _ => vec![self.size_atom()?],
         };
         let (params, parenthesised) = self.lambda_head()?;
         let body = self.expr()?;

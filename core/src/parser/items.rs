@@ -1,9 +1,9 @@
 //! Parser: top-level items and small pieces — `def`s, parameters, types, names, patterns
-//! and static size literals (grammar in the parent module).
+//! (grammar in the parent module; sizes are in `sizes`).
 
 use super::{syntax, PResult, Parser};
 use crate::ast::{Def, Name, Param, Pat, Program};
-use crate::diag::Span;
+use crate::diag::{Diagnostic, ErrorKind, Span};
 use crate::lexer::{self, Keyword, Tok};
 use crate::types::{Base, Type};
 use num_bigint::BigInt;
@@ -29,6 +29,7 @@ impl Parser<'_> {
     fn def(&mut self) -> PResult<Def> {
         let start = self.expect(&Tok::Kw(Keyword::Def))?;
         let (name, name_span) = self.name()?;
+        self.sizes.begin_def(&name);
         self.expect(&Tok::LParen)?;
         let mut params = Vec::new();
         if self.eat(&Tok::RParen).is_none() {
@@ -36,7 +37,9 @@ impl Parser<'_> {
                 let (pname, pspan) = self.name()?;
                 self.expect(&Tok::Colon)?;
                 let tstart = self.span();
+                self.sizes.in_param = true;
                 let ty = self.ty()?;
+                self.sizes.in_param = false;
                 let tend = self.span_at_prev();
                 params.push(Param {
                     name: pname,
@@ -49,10 +52,12 @@ impl Parser<'_> {
                 }
             }
         }
+        self.size_names_distinct(&params)?;
         self.expect(&Tok::Arrow)?;
         let ret = self.ty()?;
         self.expect(&Tok::Assign)?;
-        let body = *self.expr()?;
+        let mut body = *self.expr()?;
+        crate::sizes::subst::size_values(&mut body, &self.sizes.scope);
         let span = start.to(body.span);
         Ok(Def {
             name,
@@ -62,6 +67,23 @@ impl Parser<'_> {
             span,
             name_span,
         })
+    }
+
+    /// Rejects a size name that is also a value parameter of the same `def`.
+    fn size_names_distinct(&self, params: &[Param]) -> PResult<()> {
+        for (n, span) in &self.sizes.bound {
+            if let Some(p) = params.iter().find(|p| p.name == *n) {
+                let msg = format!(
+                    "`{n}` is both a size parameter and a parameter of `{}`",
+                    self.sizes.owner
+                );
+                return Err(Box::new(
+                    Diagnostic::new(ErrorKind::Name, *span, msg)
+                        .with_label(p.span, "the parameter"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The span of the token just consumed.
@@ -154,32 +176,6 @@ impl Parser<'_> {
         }
         self.expect(&Tok::RParen)?;
         Ok(names)
-    }
-
-    /// A static size: a non-negative integer literal that fits in `usize`.
-    pub(super) fn size(&mut self) -> PResult<usize> {
-        match self.peek() {
-            Tok::Int(n) => {
-                let v = n.to_usize();
-                let t = self.bump();
-                v.ok_or_else(|| {
-                    syntax(t.span, format!("size `{}` is too large", self.text(t.span)))
-                })
-            }
-            Tok::Minus | Tok::Real(_) => {
-                let s = if matches!(self.peek(), Tok::Minus) {
-                    self.span().to(self.span_at(1))
-                } else {
-                    self.span()
-                };
-                let text = self.text(s);
-                Err(syntax(
-                    s,
-                    format!("a size must be a non-negative integer literal, found `{text}`"),
-                ))
-            }
-            _ => Err(self.unexpected("a size (a non-negative integer literal)")),
-        }
     }
 
     /// A static integer that may be negative (the exponent of `pow`), in `±i64::MAX`.

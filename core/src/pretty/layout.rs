@@ -1,7 +1,7 @@
 //! The layout engine of the pretty-printer: precedences, parenthesisation and line
 //! breaking (the rules are listed in the parent module's documentation).
 
-use super::lit;
+use super::{lit, SizeNames};
 use crate::ast::{BinOp, Expr, ExprKind, Name, Op, Pat, Prim, UnOp};
 
 /// Precedence of the open (prefix) forms `let`, `if`, `loop`: they extend to the right.
@@ -100,6 +100,8 @@ pub(super) struct Printer {
     pub(super) out: String,
     /// Indentation of the next line.
     pub(super) indent: usize,
+    /// Sizes printed as size names instead of numbers ([`super::def_with_size_names`]).
+    pub(super) size_names: SizeNames,
 }
 
 impl Printer {
@@ -158,8 +160,16 @@ impl Printer {
         }
     }
 
+    /// A static size: its name when it has one, else the number.
+    fn size(&self, n: usize) -> String {
+        match self.size_names.get(&n) {
+            Some(name) => name.clone(),
+            None => n.to_string(),
+        }
+    }
+
     fn numbers(&mut self, ns: &[usize]) {
-        let parts: Vec<String> = ns.iter().map(usize::to_string).collect();
+        let parts: Vec<String> = ns.iter().map(|n| self.size(*n)).collect();
         self.s(&format!("[{}]", parts.join(", ")));
     }
 
@@ -271,6 +281,7 @@ impl Printer {
                 self.pat(acc);
                 self.s(" = ");
                 self.sub(init, OPEN);
+                let count = self.size(*count);
                 self.s(&format!(") for {var} < {count} do"));
                 self.indent += 2;
                 self.newline();
@@ -287,7 +298,8 @@ impl Printer {
             ExprKind::Build(sh, names, body) => {
                 self.s("build ");
                 if sh.len() == 1 {
-                    self.s(&sh[0].to_string());
+                    let n = self.size(sh[0]);
+                    self.s(&n);
                 } else {
                     self.numbers(sh);
                 }
@@ -372,6 +384,7 @@ impl Printer {
                 self.s(&format!(", {k}"));
             }
             Prim::Replicate(n) => {
+                let n = self.size(*n);
                 self.s(&format!("{n}, "));
                 self.list(args);
             }
@@ -380,7 +393,10 @@ impl Printer {
                 self.s(", ");
                 self.list(args);
             }
-            Prim::Iota(n) => self.s(&n.to_string()),
+            Prim::Iota(n) => {
+                let n = self.size(*n);
+                self.s(&n);
+            }
             Prim::Stack => {
                 self.s("[");
                 self.list(args);

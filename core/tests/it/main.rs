@@ -7,3 +7,4 @@ mod linear_check;
 mod linear_syntax;
 mod literal_inference;
 mod parse;
+mod sizes;

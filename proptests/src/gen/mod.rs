@@ -35,6 +35,7 @@ pub mod program;
 pub mod qc;
 pub mod scalar;
 pub mod shrink;
+pub mod sized;
 pub mod soac;
 pub mod strategy;
 pub mod typing;
@@ -186,9 +187,15 @@ impl Case {
     }
 
     /// The program's source (through `adora_core::pretty::program`; the AST's debug form
-    /// if the printer panics) followed by the input flags.
+    /// if the printer panics; with size parameters when the case has them) followed by
+    /// the input flags.
     pub fn render(&self) -> String {
-        format!("{}\n{}", source(&self.program), self.input_flags())
+        let sized = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.sized_source()));
+        let src = match sized {
+            Ok(Some(s)) => s,
+            _ => source(&self.program),
+        };
+        format!("{src}\n{}", self.input_flags())
     }
 }
 

@@ -26,9 +26,40 @@ pub fn load_program(p: &Program, entry: &str) -> Result<Function, String> {
     check::elaborate(p, entry).map_err(|d| format!("elaboration fails: {}", diag(&d, &src)))
 }
 
-/// Loads a generated case's `main`.
+/// Loads a generated case's `main`. A case given with size parameters
+/// ([`Case::sized_source`]) is loaded from that text, instantiated at its inputs' shapes,
+/// and must give exactly the function of the generated program.
 pub fn load(case: &Case) -> Result<Function, String> {
-    load_program(&case.program, "main")
+    let f = load_program(&case.program, "main")?;
+    let Some(src) = case.sized_source() else {
+        return Ok(f);
+    };
+    let inputs: Vec<(String, adora_core::Expr)> = case
+        .main()
+        .params
+        .iter()
+        .zip(&case.inputs)
+        .map(|(p, v)| {
+            let text = literal(v);
+            let e = adora_core::parser::parse_literal(&text)
+                .map_err(|d| format!("the input literal `{text}` does not parse: {d}"))?;
+            Ok((p.name.clone(), e))
+        })
+        .collect::<Result<_, String>>()?;
+    let g = adora_core::sizes::load_for_literals(&src, "main", &inputs).map_err(|d| {
+        format!(
+            "the program with size parameters does not load at its inputs' sizes: {}",
+            diag(&d, &src)
+        )
+    })?;
+    if g != f {
+        return Err(format!(
+            "instantiating the program with size parameters at its inputs' sizes gives\n{}\ninstead of\n{}",
+            pretty::function(&g),
+            pretty::function(&f)
+        ));
+    }
+    Ok(g)
 }
 
 /// Parses, checks and elaborates program text.

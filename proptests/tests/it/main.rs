@@ -6,3 +6,4 @@ mod generators;
 mod kit;
 mod properties;
 mod runner;
+mod sized_cases;

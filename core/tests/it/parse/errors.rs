@@ -220,10 +220,10 @@ fn builtin_arity_and_static_arguments() {
         "a size must be a non-negative integer literal, found `-2`",
     );
     check(
-        eerr("replicate(n, x)"),
+        eerr("replicate(true, x)"),
         1,
         11,
-        "expected a size (a non-negative integer literal), found `n`",
+        "expected a size (a non-negative integer literal, a size name or size arithmetic), found `true`",
     );
     check(
         eerr("iota(99999999999999999999999)"),
@@ -253,10 +253,10 @@ fn builtin_arity_and_static_arguments() {
     check(eerr("stack(a, b)"), 1, 7, "expected `[`, found `a`");
     check(eerr("reduce(-, 0, xs)"), 1, 8, "expected an operator");
     check(
-        eerr("loop (a = 0) for i < n do a"),
+        eerr("loop (a = 0) for i < 2.5 do a"),
         1,
         22,
-        "expected a size",
+        "a size must be a non-negative integer literal, found `2.5`",
     );
     check(
         eerr("let (a) = p in a"),

@@ -12,9 +12,20 @@ use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use std::path::{Path, PathBuf};
 
-/// Parses, checks and elaborates `main` of `src` (panics with the diagnostic: test input).
+/// Parses, checks and elaborates `main` of `src` (panics with the diagnostic: test input);
+/// a program with size parameters is instantiated at the sizes of its `-- input:` lines
+/// (docs/language.md, "Size parameters").
 pub fn load(src: &str) -> Function {
-    adora_core::load(src, "main").unwrap_or_else(|d| panic!("{d}\n{src}"))
+    let inputs: Vec<(String, adora_core::Expr)> = src
+        .lines()
+        .filter_map(|l| {
+            let (name, lit) = l.strip_prefix("-- input:")?.split_once('=')?;
+            let e = adora_core::parser::parse_literal(lit.trim()).ok()?;
+            Some((name.trim().to_string(), e))
+        })
+        .collect();
+    adora_core::sizes::load_for_literals(src, "main", &inputs)
+        .unwrap_or_else(|d| panic!("{d}\n{src}"))
 }
 
 /// Exact evaluation with default options.
