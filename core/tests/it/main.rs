@@ -5,4 +5,5 @@
 mod check;
 mod linear_check;
 mod linear_syntax;
+mod nonfinite;
 mod parse;
