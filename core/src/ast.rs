@@ -119,12 +119,12 @@ pub enum Lit {
     /// `true` / `false`.
     Bool(bool),
     /// `inf` or `nan`: a non-finite real, which only `--numeric f64` evaluates (exact
-    /// mode rejects it by name and position; docs/language.md, "Literals"). `-inf` is
+    /// mode rejects it by name and position; docs/language.md, "Non-finite literals"). `-inf` is
     /// `-` applied to `inf`.
     NonFinite(NonFinite),
 }
 
-/// The non-finite real literals (docs/language.md, "Literals").
+/// The non-finite real literals (docs/language.md, "Non-finite literals").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NonFinite {
     /// `inf`: IEEE positive infinity.

@@ -70,7 +70,7 @@ pub fn load(file: &Path, entry: &str) -> Result<Loaded, CliError> {
 
 /// [`load`]s the program of a command that runs it; in exact mode (`--numeric exact`) a
 /// non-finite literal (`inf`, `nan`) anywhere in the elaborated entry point is an error at
-/// its position, evaluated or not (docs/language.md, "Literals").
+/// its position, evaluated or not (docs/language.md, "Non-finite literals").
 pub fn load_run(a: &RunArgs) -> Result<Loaded, CliError> {
     let l = load(&a.file, &a.entry)?;
     if a.numeric == super::Numeric::Exact {

@@ -1,5 +1,5 @@
 //! `adora jvp` without `--tangent`: an error that lists the entry point's real inputs
-//! with their types and shows an example (docs/language.md, "Commands and inputs"),
+//! with their types and shows an example (docs/language.md, "Tangents and cotangents"),
 //! instead of a JVP along the zero tangent.
 
 use adora_core::ast::Function;

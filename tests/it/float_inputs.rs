@@ -1,4 +1,4 @@
-//! Inputs and outputs for float users (docs/language.md, "Literals" and "Inputs";
+//! Inputs and outputs for float users (docs/language.md, "Non-finite literals" and "Inputs";
 //! docs/json.md, "Values"): `inf`/`nan` in programs, `--input` and `--inputs` (f64 only;
 //! exact mode rejects them by name and position), `jvp` without `--tangent`, `vjp`
 //! without `--cotangent`, `--json-numbers`, and the JSON form of non-finite results fed

@@ -1,4 +1,4 @@
-//! The non-finite real literals `inf` and `nan` (docs/language.md, "Literals"): reserved
+//! The non-finite real literals `inf` and `nan` (docs/language.md, "Non-finite literals"): reserved
 //! words that parse to `Lit::NonFinite`, type as `R`, print back as themselves, and are
 //! not usable as names.
 use adora_core::ast::{ExprKind, Lit, NonFinite, UnOp};

@@ -1,4 +1,4 @@
-//! The non-finite literals `inf` and `nan` (docs/language.md, "Literals") in every engine:
+//! The non-finite literals `inf` and `nan` (docs/language.md, "Non-finite literals") in every engine:
 //! in f64 mode each engine's value and derivative equal the IEEE answers of the reference;
 //! in exact mode each engine rejects the literal by name and position (or declines the
 //! program). And the harness's f64 agreement: an infinity agrees only with the same

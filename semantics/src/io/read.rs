@@ -71,7 +71,7 @@ fn parse_decimal(s: &str) -> Option<Rat> {
 }
 
 /// A number of a value literal: exact, or a non-finite `inf`, `-inf`, `nan` (which only
-/// `f64` scalars hold; docs/language.md, "Literals").
+/// `f64` scalars hold; docs/language.md, "Non-finite literals").
 #[derive(Clone, Debug)]
 enum Num {
     Exact(Rat),

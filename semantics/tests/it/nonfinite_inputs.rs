@@ -1,5 +1,5 @@
 //! Non-finite reals (`inf`, `-inf`, `nan`) in value literals, JSON inputs and programs,
-//! and the two readings of JSON numbers (docs/language.md, "Literals" and "Inputs").
+//! and the two readings of JSON numbers (docs/language.md, "Non-finite literals" and "Inputs").
 use crate::common::*;
 use adora_core::diag::ErrorKind;
 use adora_core::parser::parse_literal;
