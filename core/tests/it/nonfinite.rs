@@ -55,3 +55,14 @@ fn they_are_reserved_words() {
     assert!(adora_core::lexer::is_reserved("nan"));
     assert!(!adora_core::lexer::is_valid_name("inf"));
 }
+
+#[test]
+fn linear_a_reads_them_as_atoms() {
+    let src = "def main_jvp(x: R ; dx: R) -> (R ; R) =\n  let mul_1 = x * inf in\n  let d_1 = nan * dx in\n  (mul_1 ; d_1)\n";
+    let p = adora_core::linear::parse::parse_program(src).unwrap_or_else(|d| panic!("{d}"));
+    let printed = format!("{p:?}");
+    assert!(
+        printed.contains("NonFinite(Inf)") && printed.contains("NonFinite(NaN)"),
+        "{printed}"
+    );
+}
