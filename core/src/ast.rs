@@ -119,6 +119,37 @@ pub enum Lit {
     Real(BigRational),
     /// `true` / `false`.
     Bool(bool),
+    /// `inf` or `nan`: a non-finite real, which only `--numeric f64` evaluates (exact
+    /// mode rejects it by name and position; docs/language.md, "Non-finite literals"). `-inf` is
+    /// `-` applied to `inf`.
+    NonFinite(NonFinite),
+}
+
+/// The non-finite real literals (docs/language.md, "Non-finite literals").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NonFinite {
+    /// `inf`: IEEE positive infinity.
+    Inf,
+    /// `nan`: an IEEE NaN.
+    NaN,
+}
+
+impl NonFinite {
+    /// The literal's spelling: `inf` or `nan`.
+    pub fn name(self) -> &'static str {
+        match self {
+            NonFinite::Inf => "inf",
+            NonFinite::NaN => "nan",
+        }
+    }
+
+    /// The IEEE double it denotes.
+    pub fn to_f64(self) -> f64 {
+        match self {
+            NonFinite::Inf => f64::INFINITY,
+            NonFinite::NaN => f64::NAN,
+        }
+    }
 }
 
 /// A binding pattern: `x` or `(a, b, ...)` (flat tuples of names).
@@ -451,12 +482,13 @@ impl Op {
 }
 
 impl Lit {
-    /// A lower-case name of the literal's kind: `int`, `real`, `bool`.
+    /// A lower-case name of the literal's kind: `int`, `real`, `bool`, `non-finite`.
     pub fn kind_name(&self) -> &'static str {
         match self {
             Lit::Int(_) => "int",
             Lit::Real(_) => "real",
             Lit::Bool(_) => "bool",
+            Lit::NonFinite(_) => "non-finite",
         }
     }
 }

@@ -12,7 +12,7 @@
 //!               identifier, ')', ']' or another projection: so p.0.1 is (p.0).1)
 //! punctuation = ( ) [ ] , : -> => = + - * / % == != < <= > >= && || !
 //! keywords    = def let in if then else build gather scatter map reduce scan
-//!               reduce_by_index scatter_into loop for do true false
+//!               reduce_by_index scatter_into loop for do true false inf nan
 //! ```
 //!
 //! Operators are read greedily (`->`, `=>`, `==`, `!=`, `<=`, `>=`, `&&`, `||` before their
@@ -74,9 +74,13 @@ pub enum Keyword {
     True,
     /// `false`
     False,
+    /// `inf` (a real literal that only `--numeric f64` evaluates)
+    Inf,
+    /// `nan` (a real literal that only `--numeric f64` evaluates)
+    Nan,
 }
 
-const KEYWORDS: [(&str, Keyword); 19] = [
+const KEYWORDS: [(&str, Keyword); 21] = [
     ("def", Keyword::Def),
     ("let", Keyword::Let),
     ("in", Keyword::In),
@@ -96,6 +100,8 @@ const KEYWORDS: [(&str, Keyword); 19] = [
     ("do", Keyword::Do),
     ("true", Keyword::True),
     ("false", Keyword::False),
+    ("inf", Keyword::Inf),
+    ("nan", Keyword::Nan),
 ];
 
 impl Keyword {

@@ -78,6 +78,7 @@ pub fn lit(l: &Lit) -> String {
         Lit::Int(n) => n.to_string(),
         Lit::Bool(b) => b.to_string(),
         Lit::Real(r) => real(r),
+        Lit::NonFinite(x) => x.name().to_string(),
     }
 }
 

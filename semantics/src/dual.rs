@@ -177,6 +177,9 @@ impl<F: Scalar> Scalar for Dual<F> {
     fn from_rational(r: &Rat) -> Self {
         Dual::constant(F::from_rational(r))
     }
+    fn non_finite(x: crate::scalar::NonFinite) -> Option<Self> {
+        F::non_finite(x).map(Dual::constant)
+    }
     fn is_zero(&self) -> bool {
         self.value.is_zero() && self.tangent.is_empty()
     }

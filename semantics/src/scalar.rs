@@ -19,6 +19,7 @@
 //! `<Rat as Scalar>::zero()`.
 
 use crate::Rat;
+pub use adora_core::ast::NonFinite;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
@@ -93,6 +94,11 @@ pub trait Scalar: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
     fn from_i64(n: i64) -> Self;
     /// The scalar of an exact rational (`f64`: correctly rounded).
     fn from_rational(r: &Rat) -> Self;
+    /// The scalar of a non-finite literal (`inf`, `nan`): the IEEE value for `f64` (and
+    /// dual numbers over it, with a zero tangent), `None` for exact instances, whose
+    /// callers report [`non_finite_message`] at the literal (docs/language.md,
+    /// "Literals").
+    fn non_finite(x: NonFinite) -> Option<Self>;
     /// Whether this is exactly zero (for dual numbers: value and every tangent zero).
     fn is_zero(&self) -> bool;
     /// `self + o`.
@@ -188,12 +194,22 @@ pub trait Scalar: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
         self.fits_bits(max_bits)
     }
     /// The (primal) value in the concrete syntax: `2`, `-1/3` (exact), `0.1` (`f64`,
-    /// shortest round-trip form; non-finite values print as `NaN`, `inf`, `-inf`, which
-    /// are not literals).
+    /// shortest round-trip form; non-finite values print as the literals `inf`, `-inf`,
+    /// `nan`, which `--numeric f64` reads back).
     fn to_literal(&self) -> String;
     /// The (primal) value as JSON: exact values as strings `"p/q"` / `"n"`, `f64` values as
-    /// numbers (non-finite ones as the strings `"NaN"`, `"inf"`, `"-inf"`).
+    /// numbers (non-finite ones as the strings `"inf"`, `"-inf"`, `"nan"`, which `--inputs`
+    /// reads back; docs/json.md, "Values").
     fn to_json(&self) -> serde_json::Value;
+}
+
+/// The error of a non-finite literal met in exact mode: "`inf` is not a rational number;
+/// run with --numeric f64".
+pub fn non_finite_message(x: NonFinite) -> String {
+    format!(
+        "`{}` is not a rational number; run with --numeric f64",
+        x.name()
+    )
 }
 
 /// The literal text of an exact rational: `n` for integers, `p/q` otherwise (sign on `p`).
@@ -217,6 +233,9 @@ impl Scalar for Rat {
     }
     fn from_rational(r: &Rat) -> Self {
         r.clone()
+    }
+    fn non_finite(_: NonFinite) -> Option<Self> {
+        None
     }
     fn is_zero(&self) -> bool {
         <Rat as Zero>::is_zero(self)
@@ -326,7 +345,7 @@ fn rat_mul(a: &Rat, b: &Rat) -> Rat {
 /// The text of an `f64` in the concrete syntax (shortest round-trip decimal, no exponent).
 fn f64_literal(x: f64) -> String {
     if x.is_nan() {
-        "NaN".to_string()
+        "nan".to_string()
     } else if x.is_infinite() {
         if x > 0.0 { "inf" } else { "-inf" }.to_string()
     } else {
@@ -346,6 +365,9 @@ impl Scalar for f64 {
     }
     fn from_rational(r: &Rat) -> Self {
         ToPrimitive::to_f64(r).unwrap_or(f64::NAN)
+    }
+    fn non_finite(x: NonFinite) -> Option<Self> {
+        Some(x.to_f64())
     }
     fn is_zero(&self) -> bool {
         *self == 0.0

@@ -38,7 +38,7 @@ pub fn cost(a: &RunArgs) -> Result<(), CliError> {
             "cost models count operations of exact evaluation; drop --numeric",
         ));
     }
-    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
+    let l = inputs::load_run(a)?;
     let given = !a.inputs.is_empty() || a.inputs_json.is_some();
     let xs = if given {
         inputs::inputs::<Rat>(&l, a)?

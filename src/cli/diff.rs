@@ -52,7 +52,7 @@ macro_rules! numeric {
 
 /// `adora eval`.
 pub fn eval(a: &RunArgs) -> Result<(), CliError> {
-    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
+    let l = inputs::load_run(a)?;
     numeric!(a, eval_with(&l, a))
 }
 
@@ -79,7 +79,7 @@ fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), CliError> {
 /// `adora grad`.
 pub fn grad(a: &RunArgs) -> Result<Verdict, CliError> {
     let engines = select_engines(a.engine.as_deref())?;
-    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
+    let l = inputs::load_run(a)?;
     numeric!(a, grad_with(&l, a, &engines))
 }
 
@@ -108,7 +108,12 @@ fn all(a: &RunArgs) -> bool {
 /// `adora jvp`.
 pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<Verdict, CliError> {
     let engines = select_engines(a.engine.as_deref())?;
-    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
+    let l = inputs::load_run(a)?;
+    if tangents.is_empty() {
+        if let Some(e) = super::tangents::missing(&l.func) {
+            return Err(inputs::plain_error(ErrorKind::Input, e));
+        }
+    }
     numeric!(a, jvp_with(&l, a, tangents, &engines))
 }
 
@@ -177,7 +182,7 @@ fn jvp_with<S: Mode>(
 /// `adora vjp`.
 pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<Verdict, CliError> {
     let engines = select_engines(a.engine.as_deref())?;
-    let l = inputs::load(&a.file, &a.entry, Sizing::of_run(a))?;
+    let l = inputs::load_run(a)?;
     numeric!(a, vjp_with(&l, a, cotangent, &engines))
 }
 

@@ -4,7 +4,7 @@
 use super::error::CliError;
 use super::sizes::Sizing;
 use super::RunArgs;
-use adora_core::ast::Function;
+use adora_core::ast::{ExprKind, Function, Lit};
 use adora_core::diag::{Diagnostic, ErrorKind, Span};
 use adora_core::types::Type;
 use adora_semantics::scalar::Scalar;
@@ -84,6 +84,30 @@ pub fn load(file: &Path, entry: &str, sizing: Sizing) -> Result<Loaded, CliError
         }
         Err(d) => Err(rendered(&d, &name, &src)),
     }
+}
+
+/// [`load`]s the program of a command that runs it; in exact mode (`--numeric exact`) a
+/// non-finite literal (`inf`, `nan`) anywhere in the elaborated entry point is an error at
+/// its position, evaluated or not (docs/language.md, "Non-finite literals").
+pub fn load_run(a: &RunArgs) -> Result<Loaded, CliError> {
+    let l = load(&a.file, &a.entry, Sizing::of_run(a))?;
+    if a.numeric == super::Numeric::Exact {
+        let first = adora_core::visit::subexprs(&l.func.body)
+            .into_iter()
+            .find_map(|e| match &e.kind {
+                ExprKind::Lit(Lit::NonFinite(x)) => Some((*x, e.span)),
+                _ => None,
+            });
+        if let Some((x, span)) = first {
+            let d = Diagnostic::new(
+                ErrorKind::NonRational,
+                span,
+                adora_semantics::scalar::non_finite_message(x),
+            );
+            return Err(rendered(&d, &l.file, &l.src));
+        }
+    }
+    Ok(l)
 }
 
 /// Parses `text` as a literal of type `ty`; `what` names it in errors.
@@ -174,8 +198,13 @@ pub fn inputs<S: Scalar>(l: &Loaded, args: &RunArgs) -> Result<Vec<Value<S>>, Cl
             let origin = origin_of_key(path, name);
             let k = index_of(&origin, name)?;
             // `value_from_json` starts its messages with `origin`.
-            let v = adora_semantics::io::value_from_json::<S>(j, &params[k].ty, &origin)
-                .map_err(|d| plain_error(d.kind, d.message))?;
+            let v = adora_semantics::io::value_from_json_with::<S>(
+                j,
+                &params[k].ty,
+                &origin,
+                args.json_numbers.into(),
+            )
+            .map_err(|d| plain_error(d.kind, d.message))?;
             values[k] = Some(v);
             origins[k] = Some(origin);
         }

@@ -12,6 +12,7 @@ mod names;
 mod schema;
 mod show;
 mod sizes;
+mod tangents;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -49,7 +50,8 @@ enum Command {
     Jvp {
         #[command(flatten)]
         run: RunArgs,
-        /// Tangent of one real input, `name=literal` (repeatable; missing ones are zero).
+        /// Tangent of one real input, `name=literal` (repeatable; at least one is needed
+        /// when the entry point has a real input; the inputs not named get zero tangents).
         #[arg(long = "tangent", value_name = "NAME=LITERAL")]
         tangents: Vec<String>,
     },
@@ -125,6 +127,24 @@ pub enum Numeric {
     F64,
 }
 
+/// How `--inputs` reads JSON numbers given for reals (docs/language.md, "Inputs").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum JsonNumbersArg {
+    /// Exactly as written in decimal (`0.1` is 1/10).
+    Decimal,
+    /// The exact binary value of the nearest IEEE double.
+    Double,
+}
+
+impl From<JsonNumbersArg> for adora_semantics::io::JsonNumbers {
+    fn from(a: JsonNumbersArg) -> Self {
+        match a {
+            JsonNumbersArg::Decimal => adora_semantics::io::JsonNumbers::Decimal,
+            JsonNumbersArg::Double => adora_semantics::io::JsonNumbers::Double,
+        }
+    }
+}
+
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -145,13 +165,19 @@ pub struct RunArgs {
     /// An input, `name=literal` (repeatable), e.g. `--input 'x=[1, 2/3]'`.
     #[arg(long = "input", value_name = "NAME=LITERAL")]
     pub inputs: Vec<String>,
-    /// A JSON file mapping input names to nested arrays of numbers or `"p/q"` strings.
+    /// A JSON file mapping input names to nested arrays of numbers or `"p/q"` strings
+    /// (and, with `--numeric f64`, the strings `"inf"`, `"-inf"`, `"nan"`).
     #[arg(long = "inputs", value_name = "FILE")]
     pub inputs_json: Option<PathBuf>,
     /// The value of a size parameter of the entry point, `NAME=N` (repeatable); by
     /// default the inputs' shapes bind them.
     #[arg(long = "size", value_name = "NAME=N")]
     pub sizes: Vec<String>,
+    /// How `--inputs` reads a JSON number given for a real: `decimal` exactly as written
+    /// (`0.1` is 1/10), `double` as the exact value of the nearest IEEE double (`0.1` is
+    /// 3602879701896397/36028797018963968, what JAX or NumPy computed with).
+    #[arg(long, value_enum, default_value = "decimal", value_name = "HOW")]
+    pub json_numbers: JsonNumbersArg,
     /// Exact rationals or f64.
     #[arg(long, value_enum, default_value = "exact")]
     pub numeric: Numeric,

@@ -47,7 +47,7 @@ fn a_literal_with_more_places_than_a_format_width_prints() {
 #[test]
 fn nan_agrees_with_nan_and_infinity_with_infinity_in_f64() {
     for (name, src, shown) in [
-        ("nan", "def main(x: R) -> R = sqrt(-1.0) + x\n", "NaN"),
+        ("nan", "def main(x: R) -> R = sqrt(-1.0) + x\n", "nan"),
         ("inf", "def main(x: R) -> R = exp(1000.0) + x\n", "inf"),
     ] {
         let p = file(name, "f.adl", src);

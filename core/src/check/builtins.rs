@@ -21,7 +21,7 @@ impl Elab<'_> {
                 Type::real(),
             ),
             Lit::Int(_) => (ExprKind::Lit(l.clone()), Type::int()),
-            Lit::Real(_) => (ExprKind::Lit(l.clone()), Type::real()),
+            Lit::Real(_) | Lit::NonFinite(_) => (ExprKind::Lit(l.clone()), Type::real()),
             Lit::Bool(_) => (ExprKind::Lit(l.clone()), Type::bool()),
         }
     }

@@ -16,7 +16,7 @@ fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> Diagnostic {
 pub fn lit_type(l: &Lit) -> Type {
     match l {
         Lit::Int(_) => Type::int(),
-        Lit::Real(_) => Type::real(),
+        Lit::Real(_) | Lit::NonFinite(_) => Type::real(),
         Lit::Bool(_) => Type::bool(),
     }
 }

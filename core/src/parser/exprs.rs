@@ -2,7 +2,7 @@
 //! `loop`, tuples, array literals and calls (grammar in the parent module).
 
 use super::{node, syntax, PExpr, PResult, Parser};
-use crate::ast::{BinOp, Expr, ExprKind, Lit, UnOp};
+use crate::ast::{BinOp, Expr, ExprKind, Lit, NonFinite, UnOp};
 use crate::diag::Span;
 use crate::lexer::{self, Keyword, Tok};
 
@@ -181,7 +181,9 @@ impl Parser<'_> {
     fn atom(&mut self) -> PExpr {
         match self.peek() {
             Tok::LParen => self.paren(),
-            Tok::Int(_) | Tok::Real(_) | Tok::Kw(Keyword::True) | Tok::Kw(Keyword::False) => {
+            Tok::Int(_)
+            | Tok::Real(_)
+            | Tok::Kw(Keyword::True | Keyword::False | Keyword::Inf | Keyword::Nan) => {
                 self.literal()
             }
             Tok::Ident(n) if lexer::is_builtin(n) => self.builtin(),
@@ -200,7 +202,7 @@ impl Parser<'_> {
         }
     }
 
-    /// A number, `true` or `false`.
+    /// A number, `true`, `false`, `inf` or `nan`.
     #[inline(never)]
     fn literal(&mut self) -> PExpr {
         let t = self.bump();
@@ -209,6 +211,8 @@ impl Parser<'_> {
             Tok::Real(r) => Lit::Real(r),
             Tok::Kw(Keyword::True) => Lit::Bool(true),
             Tok::Kw(Keyword::False) => Lit::Bool(false),
+            Tok::Kw(Keyword::Inf) => Lit::NonFinite(NonFinite::Inf),
+            Tok::Kw(Keyword::Nan) => Lit::NonFinite(NonFinite::NaN),
             _ => return Err(syntax(t.span, "expected a literal")),
         };
         Ok(node(ExprKind::Lit(lit), t.span))

@@ -6,5 +6,6 @@ mod check;
 mod linear_check;
 mod linear_syntax;
 mod literal_inference;
+mod nonfinite;
 mod parse;
 mod sizes;

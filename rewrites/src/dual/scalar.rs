@@ -242,6 +242,9 @@ impl<F: Scalar> Scalar for DScalar<F> {
     fn from_rational(r: &Rat) -> Self {
         DScalar::constant(F::from_rational(r))
     }
+    fn non_finite(x: adora_semantics::scalar::NonFinite) -> Option<Self> {
+        F::non_finite(x).map(DScalar::constant)
+    }
     fn is_zero(&self) -> bool {
         self.value.is_zero() && self.delta.is_zero()
     }

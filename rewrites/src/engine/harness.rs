@@ -57,10 +57,14 @@ impl Mode for f64 {
     }
     fn agrees(actual: &f64, expected: &f64, tol: f64) -> bool {
         // docs/architecture.md, "The harness": NaN agrees with NaN, an infinity with the
-        // same infinity (`==`), finite values within the relative tolerance.
+        // same infinity (`==`), finite values within the relative tolerance. The tolerance
+        // is for finite values only: against an infinite `expected` it is infinite itself
+        // and would let every value agree (`|-inf - inf| <= 1e-9 * inf`).
         (actual.is_nan() && expected.is_nan())
             || actual == expected
-            || (actual - expected).abs() <= tol * expected.abs().max(1.0)
+            || (actual.is_finite()
+                && expected.is_finite()
+                && (actual - expected).abs() <= tol * expected.abs().max(1.0))
     }
     const AGREEMENT: &'static str = "within relative tolerance 1e-9";
     const EXACT: bool = false;

@@ -30,6 +30,7 @@ mod linear_golden;
 mod linear_jvp;
 mod linear_support;
 mod linear_transpose;
+mod nonfinite_literals;
 mod prims_table;
 mod regress_constant_lets;
 mod regress_extract;

@@ -352,6 +352,15 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                     Lit::Int(n) => RV::Z(Arr::scalar(n.to_i64().ok_or_else(|| overflow(e.span))?)),
                     Lit::Real(r) => RV::R(Arr::scalar(S::from_rational(r))),
                     Lit::Bool(b) => RV::B(Arr::scalar(*b)),
+                    Lit::NonFinite(x) => {
+                        RV::R(Arr::scalar(S::non_finite(*x).ok_or_else(|| {
+                            Diagnostic::new(
+                                ErrorKind::NonRational,
+                                e.span,
+                                crate::scalar::non_finite_message(*x),
+                            )
+                        })?))
+                    }
                 };
                 self.node(e, &v, &[], 0, 0);
                 Ok(v)

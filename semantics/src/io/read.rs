@@ -1,6 +1,7 @@
 //! Values from literal expressions and from JSON, directed by the expected type.
 
-use crate::scalar::Scalar;
+use super::JsonNumbers;
+use crate::scalar::{non_finite_message, NonFinite, Scalar};
 use crate::value::{Tensor, Value};
 use crate::Rat;
 use adora_core::ast::{BinOp, Expr, ExprKind, Lit, UnOp};
@@ -69,25 +70,69 @@ fn parse_decimal(s: &str) -> Option<Rat> {
     })
 }
 
-/// The exact number a literal expression denotes (`3`, `-2.5`, `1/3`, `-(1/3)`).
-fn number(e: &Expr) -> Result<Option<Rat>> {
+/// A number of a value literal: exact, or a non-finite `inf`, `-inf`, `nan` (which only
+/// `f64` scalars hold; docs/language.md, "Non-finite literals").
+#[derive(Clone, Debug)]
+enum Num {
+    Exact(Rat),
+    NonFinite { x: NonFinite, neg: bool },
+}
+
+impl Num {
+    fn neg(self) -> Num {
+        match self {
+            Num::Exact(r) => Num::Exact(-r),
+            Num::NonFinite { x, neg } => Num::NonFinite { x, neg: !neg },
+        }
+    }
+
+    /// The exact value, if any.
+    fn exact(self) -> Option<Rat> {
+        match self {
+            Num::Exact(r) => Some(r),
+            Num::NonFinite { .. } => None,
+        }
+    }
+
+    /// The real scalar, or the non-rational error (`None`: the caller's span) for a
+    /// non-finite number in an exact mode.
+    fn real<S: Scalar>(&self) -> std::result::Result<S, String> {
+        match self {
+            Num::Exact(r) => Ok(S::from_rational(r)),
+            Num::NonFinite { x, neg } => match S::non_finite(*x) {
+                Some(v) if *neg => Ok(v.neg()),
+                Some(v) => Ok(v),
+                None => Err(non_finite_message(*x)),
+            },
+        }
+    }
+}
+
+/// The number a literal expression denotes (`3`, `-2.5`, `1/3`, `-(1/3)`, `-inf`).
+fn number(e: &Expr) -> Result<Option<Num>> {
     Ok(match &e.kind {
-        ExprKind::Lit(Lit::Int(n)) => Some(Rat::from_integer(n.clone())),
-        ExprKind::Lit(Lit::Real(r)) => Some(r.clone()),
-        ExprKind::Unary(UnOp::Neg, a) => number(a)?.map(|r| -r),
-        ExprKind::Binary(BinOp::Div, a, b) => match (number(a)?, number(b)?) {
-            (Some(p), Some(q)) => {
-                if Zero::is_zero(&q) {
-                    return Err(Diagnostic::new(
-                        ErrorKind::Input,
-                        e.span,
-                        "division by zero in a literal",
-                    ));
+        ExprKind::Lit(Lit::Int(n)) => Some(Num::Exact(Rat::from_integer(n.clone()))),
+        ExprKind::Lit(Lit::Real(r)) => Some(Num::Exact(r.clone())),
+        ExprKind::Lit(Lit::NonFinite(x)) => Some(Num::NonFinite { x: *x, neg: false }),
+        ExprKind::Unary(UnOp::Neg, a) => number(a)?.map(Num::neg),
+        ExprKind::Binary(BinOp::Div, a, b) => {
+            match (
+                number(a)?.and_then(Num::exact),
+                number(b)?.and_then(Num::exact),
+            ) {
+                (Some(p), Some(q)) => {
+                    if Zero::is_zero(&q) {
+                        return Err(Diagnostic::new(
+                            ErrorKind::Input,
+                            e.span,
+                            "division by zero in a literal",
+                        ));
+                    }
+                    Some(Num::Exact(p / q))
                 }
-                Some(p / q)
+                _ => None,
             }
-            _ => None,
-        },
+        }
         _ => None,
     })
 }
@@ -108,8 +153,9 @@ fn describe(e: &Expr) -> String {
         ExprKind::Array(es) => format!("an array of {}", plural(es.len(), "element")),
         ExprKind::Tuple(es) => format!("a tuple of {}", plural(es.len(), "component")),
         _ => match number(e) {
-            Ok(Some(r)) if r.is_integer() => "an integer".to_string(),
-            Ok(Some(_)) => "a non-integer number".to_string(),
+            Ok(Some(Num::Exact(r))) if r.is_integer() => "an integer".to_string(),
+            Ok(Some(Num::Exact(_))) => "a non-integer number".to_string(),
+            Ok(Some(Num::NonFinite { x, .. })) => format!("the non-finite number `{}`", x.name()),
             _ => "an expression that is not a literal".to_string(),
         },
     }
@@ -184,10 +230,13 @@ fn collect_expr<S: Scalar>(
     }
     match out {
         Elems::R(d) => match number(e)? {
-            Some(r) => d.push(S::from_rational(&r)),
+            Some(n) => d.push(
+                n.real::<S>()
+                    .map_err(|m| Diagnostic::new(ErrorKind::NonRational, e.span, m))?,
+            ),
             None => return Err(mismatch(e.span, &ty(), describe(e))),
         },
-        Elems::Z(d) => match number(e)? {
+        Elems::Z(d) => match number(e)?.and_then(Num::exact) {
             Some(r) if r.is_integer() => match r.to_integer().to_i64() {
                 Some(n) => d.push(n),
                 None => {
@@ -226,6 +275,7 @@ pub(super) fn from_json<S: Scalar>(
     j: &serde_json::Value,
     ty: &Type,
     what: &str,
+    numbers: JsonNumbers,
 ) -> Result<Value<S>> {
     let err = |ty: &Type, j: &serde_json::Value| {
         Diagnostic::new(
@@ -239,16 +289,85 @@ pub(super) fn from_json<S: Scalar>(
             serde_json::Value::Array(a) if a.len() == ts.len() => Ok(Value::Tuple(
                 a.iter()
                     .zip(ts)
-                    .map(|(j, t)| from_json(j, t, what))
+                    .map(|(j, t)| from_json(j, t, what, numbers))
                     .collect::<Result<_>>()?,
             )),
             _ => Err(err(ty, j)),
         },
         Type::Array(base, shape) => {
             let mut out = Elems::new(*base);
-            collect_json(j, *base, shape, &mut out, &err)?;
+            let reader = JsonReader { what, numbers };
+            collect_json(j, *base, shape, &mut out, &reader, &err)?;
             Ok(out.into_value(shape.clone()))
         }
+    }
+}
+
+/// How the elements of a JSON input are read: who is reading (`what`, for errors) and how
+/// JSON numbers become reals.
+struct JsonReader<'a> {
+    what: &'a str,
+    numbers: JsonNumbers,
+}
+
+impl JsonReader<'_> {
+    /// The real a JSON scalar denotes: a number (by [`JsonNumbers`]), a string `"p/q"`,
+    /// `"n"` or a decimal (always exact), or `"inf"`, `"-inf"`, `"nan"`. `Ok(None)`: not a
+    /// real at all; `Err`: a real this numeric mode cannot hold, or a number that is no
+    /// finite double.
+    fn real<S: Scalar>(&self, j: &serde_json::Value) -> Result<Option<S>> {
+        use serde_json::Value as J;
+        let num = match j {
+            J::Number(n) => match self.numbers {
+                JsonNumbers::Decimal => parse_rational(&n.to_string()).map(Num::Exact),
+                JsonNumbers::Double => Some(Num::Exact(self.double(n)?)),
+            },
+            J::String(s) => match s.as_str() {
+                "inf" => Some(Num::NonFinite {
+                    x: NonFinite::Inf,
+                    neg: false,
+                }),
+                "-inf" => Some(Num::NonFinite {
+                    x: NonFinite::Inf,
+                    neg: true,
+                }),
+                "nan" => Some(Num::NonFinite {
+                    x: NonFinite::NaN,
+                    neg: false,
+                }),
+                _ => parse_rational(s).map(Num::Exact),
+            },
+            _ => None,
+        };
+        match num {
+            None => Ok(None),
+            Some(n) => n.real::<S>().map(Some).map_err(|m| {
+                Diagnostic::new(
+                    ErrorKind::NonRational,
+                    Span::DUMMY,
+                    format!("{}: {m}", self.what),
+                )
+            }),
+        }
+    }
+
+    /// The exact value of the IEEE double nearest to the JSON number's decimal text
+    /// ([`JsonNumbers::Double`]); a number out of the range of doubles is an input error.
+    fn double(&self, n: &serde_json::Number) -> Result<Rat> {
+        let text = n.to_string();
+        text.parse::<f64>()
+            .ok()
+            .and_then(Rat::from_float)
+            .ok_or_else(|| {
+                Diagnostic::new(
+                    ErrorKind::Input,
+                    Span::DUMMY,
+                    format!(
+                        "{}: the number {text} is out of the range of IEEE doubles (--json-numbers double)",
+                        self.what
+                    ),
+                )
+            })
     }
 }
 
@@ -257,6 +376,7 @@ fn collect_json<S: Scalar>(
     base: Base,
     shape: &[usize],
     out: &mut Elems<S>,
+    reader: &JsonReader,
     err: &dyn Fn(&Type, &serde_json::Value) -> Diagnostic,
 ) -> Result<()> {
     use serde_json::Value as J;
@@ -265,24 +385,27 @@ fn collect_json<S: Scalar>(
         return match j {
             J::Array(a) if a.len() == n => a
                 .iter()
-                .try_for_each(|c| collect_json(c, base, rest, out, err)),
+                .try_for_each(|c| collect_json(c, base, rest, out, reader, err)),
             _ => Err(err(&ty(), j)),
         };
     }
-    let rational = match j {
-        J::Number(n) => parse_rational(&n.to_string()),
-        J::String(s) => parse_rational(s),
-        _ => None,
-    };
     match out {
-        Elems::R(d) => d.push(S::from_rational(&rational.ok_or_else(|| err(&ty(), j))?)),
-        Elems::Z(d) => match rational
-            .filter(|r| r.is_integer())
-            .and_then(|r| r.to_integer().to_i64())
-        {
-            Some(n) => d.push(n),
-            None => return Err(err(&ty(), j)),
-        },
+        Elems::R(d) => d.push(reader.real::<S>(j)?.ok_or_else(|| err(&ty(), j))?),
+        Elems::Z(d) => {
+            // Integers are read exactly whatever `JsonNumbers` says.
+            let rational = match j {
+                J::Number(n) => parse_rational(&n.to_string()),
+                J::String(s) => parse_rational(s),
+                _ => None,
+            };
+            match rational
+                .filter(|r| r.is_integer())
+                .and_then(|r| r.to_integer().to_i64())
+            {
+                Some(n) => d.push(n),
+                None => return Err(err(&ty(), j)),
+            }
+        }
         Elems::B(d) => match j {
             J::Bool(b) => d.push(*b),
             _ => return Err(err(&ty(), j)),

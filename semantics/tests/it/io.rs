@@ -180,7 +180,7 @@ fn text_literal_json_out() {
     let f = Value::real_vector(vec![0.1f64, 2.0, -1.5e-7]);
     assert_eq!(to_text(&f), "R[3] = [0.1, 2, -0.00000015]");
     assert_eq!(to_json(&f), json!([0.1, 2.0, -1.5e-7]));
-    assert_eq!(to_json(&Value::real(f64::NAN)), json!("NaN"));
+    assert_eq!(to_json(&Value::real(f64::NAN)), json!("nan"));
     // approximations: %g style
     for (x, s) in [
         (1.0 / 3.0, "0.333333"),

@@ -2,7 +2,7 @@
 //! multi-value returns, groupings, calls, `dup`, `drop`, and atoms.
 
 use super::{syntax, Frame, Pat, P};
-use crate::ast::{Lit, Name};
+use crate::ast::{Lit, Name, NonFinite};
 use crate::diag::{Diagnostic, ErrorKind, Result, Span};
 use crate::lexer::{Keyword, Tok};
 use crate::linear::ast::{Atom, Binders, LExpr, LKind, RESERVED};
@@ -320,6 +320,14 @@ impl P<'_> {
             LTok::Core(Tok::Kw(Keyword::False)) => {
                 self.bump();
                 Ok(Atom::Lit(Lit::Bool(false)))
+            }
+            LTok::Core(Tok::Kw(Keyword::Inf)) => {
+                self.bump();
+                Ok(Atom::Lit(Lit::NonFinite(NonFinite::Inf)))
+            }
+            LTok::Core(Tok::Kw(Keyword::Nan)) => {
+                self.bump();
+                Ok(Atom::Lit(Lit::NonFinite(NonFinite::NaN)))
             }
             LTok::Core(Tok::Minus) if self.span_at(1).start == self.span().end => {
                 match self.peek_at(1).clone() {

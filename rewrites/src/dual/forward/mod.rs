@@ -150,6 +150,16 @@ impl<'o, S: Scalar> Forward<'o, S> {
                 }
                 Lit::Real(r) => DV::constant(Tensor::scalar(S::from_rational(r))),
                 Lit::Bool(b) => DV::B(Rc::new(Tensor::scalar(*b))),
+                Lit::NonFinite(x) => {
+                    let v = S::non_finite(*x).ok_or_else(|| {
+                        Diagnostic::new(
+                            ErrorKind::NonRational,
+                            e.span,
+                            adora_semantics::scalar::non_finite_message(*x),
+                        )
+                    })?;
+                    DV::constant(Tensor::scalar(v))
+                }
             }),
             ExprKind::Array(es) => {
                 let mut vs = Vec::with_capacity(es.len());

@@ -217,7 +217,9 @@ impl SymFwd<'_> {
             ExprKind::Var(n) => self.env.get(n).cloned().ok_or_else(|| {
                 Diagnostic::new(ErrorKind::Name, e.span, format!("unbound variable `{n}`"))
             }),
-            ExprKind::Lit(Lit::Real(_)) => Ok(SV::R(e.clone(), Delta::zero(Vec::new()))),
+            ExprKind::Lit(Lit::Real(_) | Lit::NonFinite(_)) => {
+                Ok(SV::R(e.clone(), Delta::zero(Vec::new())))
+            }
             ExprKind::Tuple(es) => {
                 let mut vs = Vec::with_capacity(es.len());
                 for c in es {
