@@ -27,7 +27,9 @@ pub(super) fn sum_left<'x, F: Scalar>(
         return Some(Dual::constant(F::zero()));
     };
     let mut value = first.value.clone();
-    let mut entries = first.tangent.clone();
+    // References to the entries, in addend order: only the first entry of each id is
+    // cloned, the others are added to it.
+    let mut entries: Vec<(usize, &'x F)> = first.tangent.iter().map(|(k, d)| (*k, d)).collect();
     let mut increasing = true;
     for x in it {
         value.add_assign(&x.value);
@@ -37,15 +39,15 @@ pub(super) fn sum_left<'x, F: Scalar>(
         if let (Some(last), Some(next)) = (entries.last(), x.tangent.first()) {
             increasing &= last.0 < next.0;
         }
-        entries.extend_from_slice(&x.tangent);
+        entries.extend(x.tangent.iter().map(|(k, d)| (*k, d)));
     }
     counter::note(entries.len());
     let tangent = if increasing {
-        combine_runs(entries)
+        combine_runs(&entries)
     } else {
         match id_span(&entries) {
             Some((lo, span)) if span <= 2 * entries.len() + 64 => {
-                accumulate_dense(entries, lo, span)
+                accumulate_dense(&entries, lo, span)
             }
             _ => {
                 // `sort_by` is stable: equal ids keep their addend order.
@@ -53,7 +55,7 @@ pub(super) fn sum_left<'x, F: Scalar>(
                     counter::note(1);
                     a.0.cmp(&b.0)
                 });
-                combine_runs(entries)
+                combine_runs(&entries)
             }
         }
     };
@@ -61,7 +63,7 @@ pub(super) fn sum_left<'x, F: Scalar>(
 }
 
 /// The smallest id of `entries` and the number of ids from it to the largest.
-fn id_span<F>(entries: &[(usize, F)]) -> Option<(usize, usize)> {
+fn id_span<F>(entries: &[(usize, &F)]) -> Option<(usize, usize)> {
     let lo = entries.iter().map(|e| e.0).min()?;
     let hi = entries.iter().map(|e| e.0).max()?;
     Some((lo, hi - lo + 1))
@@ -70,16 +72,16 @@ fn id_span<F>(entries: &[(usize, F)]) -> Option<(usize, usize)> {
 /// Entries sorted by id (equal ids in addend order) combined run by run: each run starts
 /// from its first entry and adds the others in order; a run that ends at zero is dropped
 /// in exact mode.
-fn combine_runs<F: Scalar>(entries: Vec<(usize, F)>) -> Vec<(usize, F)> {
+fn combine_runs<F: Scalar>(entries: &[(usize, &F)]) -> Vec<(usize, F)> {
     let mut tangent: Vec<(usize, F)> = Vec::with_capacity(entries.len());
-    for (id, d) in entries {
+    for &(id, d) in entries {
         match tangent.last_mut() {
-            Some((last, acc)) if *last == id => acc.add_assign(&d),
+            Some((last, acc)) if *last == id => acc.add_assign(d),
             _ => {
                 if tangent.last().is_some_and(|(_, acc)| !keep(acc)) {
                     tangent.pop();
                 }
-                tangent.push((id, d));
+                tangent.push((id, d.clone()));
             }
         }
     }
@@ -93,19 +95,15 @@ fn combine_runs<F: Scalar>(entries: Vec<(usize, F)>) -> Vec<(usize, F)> {
 /// dense (`span` ids from `lo`, at most about twice the number of entries): one slot per
 /// id, filled in addend order — the first entry of an id is taken as it is, the others
 /// are added to it in order — then read in id order.
-fn accumulate_dense<F: Scalar>(
-    entries: Vec<(usize, F)>,
-    lo: usize,
-    span: usize,
-) -> Vec<(usize, F)> {
+fn accumulate_dense<F: Scalar>(entries: &[(usize, &F)], lo: usize, span: usize) -> Vec<(usize, F)> {
     counter::note(span);
     let mut slots: Vec<Option<F>> = (0..span).map(|_| None).collect();
     let mut distinct = 0;
-    for (id, d) in entries {
+    for &(id, d) in entries {
         match &mut slots[id - lo] {
-            Some(acc) => acc.add_assign(&d),
+            Some(acc) => acc.add_assign(d),
             slot => {
-                *slot = Some(d);
+                *slot = Some(d.clone());
                 distinct += 1;
             }
         }

@@ -114,14 +114,9 @@ pub(super) fn div(a: &Rat, b: &Rat) -> Option<Rat> {
 /// `p/q + r/s` with `g = gcd(q, s)`: the numerator `p·(s/g) + r·(q/g)` over
 /// `(q/g)·s`. The numerator is coprime to `q/g` and to `s/g` (the operands are reduced),
 /// so the only common factor left is `gcd(numerator, g)` (Knuth, *The Art of Computer
-/// Programming* vol. 2, §4.5.1).
-fn sum(x: Word, y: Word) -> Option<Rat> {
-    if x.mag == 0 {
-        return Some(rat(y.neg, y.mag as u128, y.den as u128));
-    }
-    if y.mag == 0 {
-        return Some(rat(x.neg, x.mag as u128, x.den as u128));
-    }
+/// Programming* vol. 2, §4.5.1). The result as sign, magnitude and denominator, reduced
+/// (zero as `0/1`); `None` when the magnitude overflows 128 bits.
+fn sum_parts(x: Word, y: Word) -> Option<(bool, u128, u128)> {
     let g = gcd64(x.den, y.den);
     let (xd, yd) = (x.den / g, y.den / g);
     let (u, v) = (x.mag as u128 * yd as u128, y.mag as u128 * xd as u128);
@@ -133,14 +128,20 @@ fn sum(x: Word, y: Word) -> Option<Rat> {
         (y.neg, v - u)
     };
     if mag == 0 {
-        return Some(rat(false, 0, 1));
+        return Some((false, 0, 1));
     }
     let den = xd as u128 * y.den as u128;
     if g == 1 {
-        return Some(rat(neg, mag, den));
+        return Some((neg, mag, den));
     }
     let h = gcd64((mag % g as u128) as u64, g) as u128;
-    Some(rat(neg, mag / h, den / h))
+    Some((neg, mag / h, den / h))
+}
+
+/// [`sum_parts`] as a rational.
+fn sum(x: Word, y: Word) -> Option<Rat> {
+    let (neg, mag, den) = sum_parts(x, y)?;
+    Some(rat(neg, mag, den))
 }
 
 /// `p/q · r/s` cross-cancelled: `(p/g1 · r/g2) / (q/g2 · s/g1)` with `g1 = gcd(p, s)`,
@@ -197,6 +198,12 @@ mod tests {
     }
 
     fn same(fast: Option<Rat>, slow: Rat) {
+        if let Some(r) = &fast {
+            assert_eq!(
+                r.numer().sign() == Sign::NoSign,
+                r.numer().magnitude().bits() == 0
+            );
+        }
         if let Some(r) = fast {
             assert_eq!(r, slow);
             assert_eq!(r.numer(), slow.numer());
