@@ -9,9 +9,9 @@ use std::rc::Rc;
 
 /// Whether two shapes are equal. Rank-0 shapes (empty vectors) compare without calling
 /// `memcmp`: slice `==` calls it even for empty slices, with an empty vector's dangling
-/// pointer, and glibc's vectorised `memcmp` spends about 100 ns on that masked load — a
-/// seventh of the exact reference gradient of a convolution loss, which compares the
-/// shapes of scalars for every element (docs/benchmarks.md).
+/// pointer, and the masked load of glibc's vectorised `memcmp` there took about a seventh
+/// of the exact reference gradient of a convolution loss, which compares the shapes of
+/// scalars for every element (docs/benchmarks.md).
 #[inline]
 pub(crate) fn same_shape(a: &[usize], b: &[usize]) -> bool {
     a.len() == b.len() && (a.is_empty() || a == b)
