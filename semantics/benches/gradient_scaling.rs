@@ -1,8 +1,11 @@
 //! Scaling of the exact reference gradient (`adora_semantics::reference::gradient`) with the
-//! number of inputs: a dot product `sum(x * y)` and a 1-D convolution loss, at n = 10^3,
-//! 10^4, 10^5. The sums merge all tangent maps at once (`Scalar::sum_left` of dual
-//! numbers), so the time grows as n log n; a left fold of dual numbers grew as n².
-//! Run with `cargo bench -p adora-semantics --bench gradient_scaling`.
+//! number of inputs: a dot product `sum(x * y)`, a 1-D convolution loss, a `scatter` and a
+//! `reduce_by_index` into 4 buckets of rows scaled by a shared weight, at n = 10^3, 10^4,
+//! 10^5. The sums merge all tangent maps at once (`Scalar::sum_left` of dual numbers), and
+//! `scatter` / `reduce_by_index` sum each slot in one such fold, so the time grows
+//! linearly; adding one dual number at a time grew as n². Rational arithmetic runs on
+//! machine words where the values allow (docs/benchmarks.md). Run with
+//! `cargo bench -p adora-semantics --bench gradient_scaling`.
 
 use adora_core::Function;
 use adora_semantics::eval::EvalOptions;
@@ -45,6 +48,22 @@ fn bench(c: &mut Criterion) {
         let xs = vec![vector(n, 3), vector(3, 5)];
         group.bench_with_input(BenchmarkId::new("conv", n), &xs, |b, xs| {
             b.iter(|| gradient(&conv, xs, &opts).unwrap())
+        });
+        let scatter = load(&format!(
+            "def main(x: R[{n}], w: R) -> R =\n  let s = scatter([4], x * w, i => [i % 4]) in\n  sum(s * s)"
+        ));
+        let xs = vec![
+            vector(n, 3),
+            Value::real(Rat::new(BigInt::from(3), BigInt::from(2))),
+        ];
+        group.bench_with_input(BenchmarkId::new("scatter", n), &xs, |b, xs| {
+            b.iter(|| gradient(&scatter, xs, &opts).unwrap())
+        });
+        let rbi = load(&format!(
+            "def main(x: R[{n}], w: R) -> R =\n  let h = reduce_by_index(replicate(4, 0.0), +, 0, iota({n}) % 4, x * w) in\n  sum(h * h)"
+        ));
+        group.bench_with_input(BenchmarkId::new("reduce_by_index", n), &xs, |b, xs| {
+            b.iter(|| gradient(&rbi, xs, &opts).unwrap())
         });
     }
     group.finish();

@@ -7,6 +7,16 @@ use crate::value::{Tensor, Value};
 use adora_core::types::{Base, Type};
 use std::rc::Rc;
 
+/// Whether two shapes are equal. Rank-0 shapes (empty vectors) compare without calling
+/// `memcmp`: slice `==` calls it even for empty slices, with an empty vector's dangling
+/// pointer, and the masked load of glibc's vectorised `memcmp` there took about a seventh
+/// of the exact reference gradient of a convolution loss, which compares the shapes of
+/// scalars for every element (docs/benchmarks.md).
+#[inline]
+pub(crate) fn same_shape(a: &[usize], b: &[usize]) -> bool {
+    a.len() == b.len() && (a.is_empty() || a == b)
+}
+
 /// Storage of an array: an inline scalar (rank 0) or a window into a shared buffer.
 #[derive(Clone, Debug)]
 enum Store<T> {
@@ -354,7 +364,7 @@ impl<S: Scalar> Stacker<S> {
     /// Appends a value; `false` when its type differs from the first value's.
     pub fn push(&mut self, v: &RV<S>) -> bool {
         fn add<T: Clone>(shape: &[usize], data: &mut Vec<T>, a: &Arr<T>) -> bool {
-            if a.shape() != shape {
+            if !same_shape(a.shape(), shape) {
                 return false;
             }
             data.extend_from_slice(a.data());

@@ -24,6 +24,8 @@ use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 
+mod word;
+
 /// The non-rational elementwise functions of the language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Transcendental {
@@ -241,16 +243,13 @@ impl Scalar for Rat {
         <Rat as Zero>::is_zero(self)
     }
     fn add(&self, o: &Self) -> Self {
-        if let Some(r) = rat_add_fast(self, o) {
-            return r;
-        }
-        self + o
+        rat_add(self, o)
     }
     fn sub(&self, o: &Self) -> Self {
-        self - o
+        word::sub(self, o).unwrap_or_else(|| self - o)
     }
     fn mul(&self, o: &Self) -> Self {
-        rat_mul(self, o)
+        word::mul(self, o).unwrap_or_else(|| rat_mul(self, o))
     }
     fn neg(&self) -> Self {
         -self
@@ -259,14 +258,14 @@ impl Scalar for Rat {
         if <Rat as Zero>::is_zero(o) {
             None
         } else {
-            Some(self / o)
+            Some(word::div(self, o).unwrap_or_else(|| self / o))
         }
     }
     fn add_assign(&mut self, o: &Self) {
-        match rat_add_fast(self, o) {
-            Some(r) => *self = r,
-            None => *self += o,
+        if <Rat as Zero>::is_zero(o) {
+            return;
         }
+        *self = rat_add(self, o);
     }
     fn compare(&self, o: &Self) -> Option<Ordering> {
         Some(self.cmp(o))
@@ -297,18 +296,19 @@ impl Scalar for Rat {
     }
 }
 
-/// `a + b` without a gcd where none is needed: a zero operand, or two integers. `None`
-/// otherwise (then `num_rational`'s sum, which reduces). The results are the canonical
-/// rationals `num_rational` gives.
-fn rat_add_fast(a: &Rat, b: &Rat) -> Option<Rat> {
-    if <Rat as Zero>::is_zero(b) {
-        Some(a.clone())
+/// `a + b`, canonical: on machine words when both operands fit ([`word`]); without a gcd
+/// for a zero operand or two integers; otherwise `num_rational`'s sum, which reduces.
+fn rat_add(a: &Rat, b: &Rat) -> Rat {
+    if let Some(r) = word::add(a, b) {
+        r
+    } else if <Rat as Zero>::is_zero(b) {
+        a.clone()
     } else if <Rat as Zero>::is_zero(a) {
-        Some(b.clone())
+        b.clone()
     } else if a.is_integer() && b.is_integer() {
-        Some(Rat::new_raw(a.numer() + b.numer(), BigInt::one()))
+        Rat::new_raw(a.numer() + b.numer(), BigInt::one())
     } else {
-        None
+        a + b
     }
 }
 

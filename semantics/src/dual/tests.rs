@@ -97,3 +97,40 @@ fn sums_are_not_quadratic() {
         );
     }
 }
+
+#[test]
+fn sparse_ids_are_sorted_and_dense_ids_accumulated_alike() {
+    // Ids far apart take the sorting path, dense ids the slot per id; both are the fold.
+    for ids in [[0, 1_000_000, 7], [3, 1, 2]] {
+        let items: Vec<Dual<Rat>> = (0..6)
+            .map(|k| {
+                let id = ids[k % 3];
+                let other = ids[(k + 1) % 3];
+                Dual::new(r(k as i64), vec![(id, r(k as i64 - 2)), (other, r(1))])
+            })
+            .collect();
+        let got = <Dual<Rat> as Scalar>::sum_left(&items, 64).unwrap();
+        assert_eq!(got, fold(&items), "ids {ids:?}");
+    }
+}
+
+#[test]
+fn scatter_and_reduce_by_index_sums_are_not_quadratic() {
+    // Every row of `x * w` has the tangent ids {x_i, w}, and `w`'s id comes after every
+    // `x_i`'s, so adding rows into their slot one at a time merges the slot's whole
+    // tangent map each time: about n²/8 entry operations into 4 slots (ratio 16 from n to
+    // 4n). One left fold per slot makes O(n) of them (ratio about 4).
+    let scatter = "def main(x: R[N], w: R[1]) -> R = \
+                   let s = scatter([4], x * w[0], i => [i % 4]) in sum(s * s)";
+    let rbi = "def main(x: R[N], w: R[1]) -> R = \
+               let h = reduce_by_index(replicate(4, 0.0), +, 0, iota(N) % 4, x * w[0]) in \
+               sum(h * h)";
+    for src in [scatter, rbi] {
+        let small = entry_ops(src, 1000, &[0, 1]);
+        let large = entry_ops(src, 4000, &[0, 1]);
+        assert!(
+            large < 6 * small,
+            "{src}: {small} entry operations at n = 1000, {large} at n = 4000"
+        );
+    }
+}

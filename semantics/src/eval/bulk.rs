@@ -2,6 +2,7 @@
 
 use super::machine::{bad_shape, ill, volume, Machine};
 use super::Event;
+use crate::kernels::buckets::scatter_sums;
 use crate::kernels::tensor::{flat_prefix, scatter_slots, unflatten};
 use crate::rt::{empty_of, Arr, Stacker, RV};
 use crate::scalar::Scalar;
@@ -240,9 +241,11 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         let span = e.span;
         let (r, writes, collisions) = match &xv {
             RV::R(a) => {
-                let s = scatter_slots(a.data(), slots, slot_size, &targets, &S::zero(), |d, v| {
-                    d.add_assign(v);
-                    self.check_step(d, span)
+                // One left fold per slot (kernels::buckets): the same additions in the same
+                // order, linear for dual numbers, and the same size check of each partial
+                // sum's primal value.
+                let s = scatter_sums(a.data(), slots, slot_size, &targets, &S::zero(), |items| {
+                    self.sum_left(items, span)
                 })?;
                 let out = s
                     .data

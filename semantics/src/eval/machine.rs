@@ -5,7 +5,7 @@
 
 use super::{EvalOptions, EvalStats, Event, Observer};
 use crate::kernels::limits;
-use crate::rt::{Arr, RV};
+use crate::rt::{same_shape, Arr, RV};
 use crate::scalar::Scalar;
 use crate::value::Value;
 use adora_core::ast::{Binding, Expr, ExprKind, Function, Lit, Pat};
@@ -519,7 +519,7 @@ pub(super) fn same_type<S: Scalar>(a: &RV<S>, b: &RV<S>) -> bool {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_type(p, q))
         }
         _ => match (a.array(), b.array()) {
-            (Some((ba, sa)), Some((bb, sb))) => ba == bb && sa == sb,
+            (Some((ba, sa)), Some((bb, sb))) => ba == bb && same_shape(sa, sb),
             _ => false,
         },
     }

@@ -7,7 +7,7 @@ use crate::kernels::arith::{
     div_real, holds, int_op, pick, pick_int, pow_int, pow_real, pow_steps,
 };
 use crate::kernels::limits::too_large;
-use crate::rt::{Arr, RV};
+use crate::rt::{same_shape, Arr, RV};
 use crate::scalar::{Scalar, Transcendental};
 use adora_core::ast::{BinOp, Expr, Prim, UnOp};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
@@ -71,7 +71,7 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
     pub(super) fn binary(&mut self, e: &Expr, op: BinOp, a: &RV<S>, b: &RV<S>) -> Result<RV<S>> {
         let span = e.span;
         let shapes_ok =
-            matches!((a.array(), b.array()), (Some((_, sa)), Some((_, sb))) if sa == sb);
+            matches!((a.array(), b.array()), (Some((_, sa)), Some((_, sb))) if same_shape(sa, sb));
         if !shapes_ok {
             return Err(bad_shape(
                 span,
@@ -134,12 +134,12 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         span: Span,
     ) -> Result<RV<S>> {
         match (a, b) {
-            (RV::R(x), RV::R(y)) if x.shape() == y.shape() => {
+            (RV::R(x), RV::R(y)) if same_shape(x.shape(), y.shape()) => {
                 Ok(RV::R(x.zip(y, |p, q| {
                     Ok::<_, Diagnostic>(pick(is_max, p, q).clone())
                 })?))
             }
-            (RV::Z(x), RV::Z(y)) if x.shape() == y.shape() => {
+            (RV::Z(x), RV::Z(y)) if same_shape(x.shape(), y.shape()) => {
                 Ok(RV::Z(x.zip(y, |p, q| {
                     Ok::<_, Diagnostic>(pick_int(is_max, *p, *q))
                 })?))

@@ -2,7 +2,8 @@
 
 use super::machine::{bad_shape, ill, same_type, Machine};
 use super::Event;
-use crate::rt::{empty_of, Arr, Stacker, RV};
+use crate::kernels::buckets::Buckets;
+use crate::rt::{empty_of, same_shape, Arr, Stacker, RV};
 use crate::scalar::Scalar;
 use adora_core::ast::{Binding, Expr, Lambda, Name, Op, Pat};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
@@ -54,7 +55,7 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
             Op::Lambda(lam) => self.apply_lambda(lam, a, b.clone(), span),
             Op::Min | Op::Max => self.min_max(matches!(op, Op::Max), &a, b, span),
             Op::Add | Op::Mul => match (a, b) {
-                (RV::R(x), RV::R(y)) if x.shape() == y.shape() => {
+                (RV::R(x), RV::R(y)) if same_shape(x.shape(), y.shape()) => {
                     Ok(RV::R(x.zip_assign(y, |p, q| {
                         if sum {
                             p.add_assign(q);
@@ -64,7 +65,7 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                         self.check_step(p, span)
                     })?))
                 }
-                (RV::Z(x), RV::Z(y)) if x.shape() == y.shape() => {
+                (RV::Z(x), RV::Z(y)) if same_shape(x.shape(), y.shape()) => {
                     Ok(RV::Z(x.zip_assign(y, |p, q| {
                         let r = if sum {
                             p.checked_add(*q)
@@ -325,6 +326,11 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         let iv = self.eval(is)?;
         let vv = self.eval(vs)?;
         let (idx, b) = self.targets(span, &dv, &iv, &vv)?;
+        if let (Op::Add, RV::R(d), RV::R(v)) = (op, &dv, &vv) {
+            if same_shape(&d.shape()[1..], &v.shape()[1..]) {
+                return self.rbi_sum(e, d, &idx, v, [dv.size(), nev.size(), iv.size()]);
+            }
+        }
         let mut slots: Vec<RV<S>> = (0..b).map(|t| dv.prefix(&[t])).collect();
         let mut written = vec![false; b];
         let (mut writes, mut collisions) = (0usize, 0usize);
@@ -363,6 +369,58 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         self.fit_all(&r, span)?;
         if self.observing() {
             let sizes = [dv.size(), nev.size(), iv.size(), vv.size()];
+            self.node(e, &r, &sizes, writes, collisions);
+        }
+        Ok(r)
+    }
+
+    /// `reduce_by_index(dest, +, ne, is, vs)` on reals whose rows have one shape: the
+    /// events, counts and result of [`Machine::eval_rbi`]'s loop, with the additions into
+    /// each bucket done as one left fold (`dest`'s row, then the rows of `vs` in index
+    /// order) by [`Scalar::sum_left`] — the same additions in the same order and the same
+    /// size check of each partial sum, linear for dual numbers (`kernels::buckets`).
+    fn rbi_sum(
+        &mut self,
+        e: &'a Expr,
+        dest: &Arr<S>,
+        idx: &[i64],
+        vs: &Arr<S>,
+        sizes: [usize; 3],
+    ) -> Result<RV<S>> {
+        let span = e.span;
+        let b = dest.shape()[0];
+        let slot: usize = dest.shape()[1..].iter().product();
+        self.emit(Event::ParBegin {
+            expr: e,
+            iterations: idx.len(),
+        });
+        let mut targets = Vec::with_capacity(idx.len());
+        for &t in idx {
+            self.emit(Event::Iter);
+            let inside = t >= 0 && (t as u64) < b as u64;
+            if !inside {
+                self.stats.oob_writes += 1;
+            }
+            targets.push(inside.then_some(t as usize));
+        }
+        self.emit(Event::End);
+        let buckets = Buckets::new(b, &targets);
+        let (d, v) = (dest.data(), vs.data());
+        let mut out = Vec::with_capacity(d.len());
+        for t in 0..b {
+            let rows = buckets.rows(t);
+            for k in 0..slot {
+                let items =
+                    std::iter::once(&d[t * slot + k]).chain(rows.iter().map(|&j| &v[j * slot + k]));
+                out.push(self.sum_left(items, span)?);
+            }
+        }
+        let r = RV::R(Arr::from_vec(dest.shape().to_vec(), out));
+        self.fit_all(&r, span)?;
+        if self.observing() {
+            let writes = buckets.len() * slot;
+            let collisions = (buckets.len() - buckets.slots_reached()) * slot;
+            let sizes = [sizes[0], sizes[1], sizes[2], vs.len()];
             self.node(e, &r, &sizes, writes, collisions);
         }
         Ok(r)

@@ -19,7 +19,8 @@ pub fn parse_rational(text: &str) -> Option<Rat> {
     let text = text.trim();
     if let Some((p, q)) = text.split_once('/') {
         let (p, q) = (parse_decimal(p.trim())?, parse_decimal(q.trim())?);
-        return if Zero::is_zero(&q) { None } else { Some(p / q) };
+        // `Scalar`'s division: on machine words when they suffice; `None` for `q = 0`.
+        return <Rat as crate::scalar::Scalar>::checked_div(&p, &q);
     }
     parse_decimal(text)
 }

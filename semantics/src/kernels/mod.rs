@@ -9,6 +9,7 @@
 //! | [`tensor::flat_prefix`] | a prefix index is in bounds when every component is in `0..d`; otherwise the read is out of bounds |
 //! | [`tensor::read_prefix`], [`tensor::gather_rows`] | out-of-bounds `index` / `gather` reads give zeros of the read shape |
 //! | [`tensor::scatter_slots`], [`tensor::scatter_rows`] | out-of-bounds `scatter` writes are dropped; colliding writes add, in index order |
+//! | [`buckets::scatter_sums`], [`buckets::Buckets`] | the same `scatter` (and `reduce_by_index` with `+`) as one left fold per slot, rows in index order (linear for dual numbers) |
 //! | [`tensor::one_hot`] | the transpose of indexing: out of bounds gives all zeros |
 //! | [`tensor::select`], [`tensor::transpose`] ([`tensor::transpose_data`]), [`tensor::append`], [`tensor::stack`], [`tensor::replicate`], [`tensor::reshape`], [`tensor::slice_outer`] | layout operations (row-major) |
 //! | [`arith::div_real`] | total division: `x / 0 = 0` exact, IEEE in f64, and one division-by-zero event |
@@ -21,5 +22,6 @@
 //! | [`limits::Checks`] | the limits and events for a runtime other than the evaluator (`--strict` makes division by zero an error) |
 
 pub mod arith;
+pub mod buckets;
 pub mod limits;
 pub mod tensor;
