@@ -7,7 +7,6 @@ use super::error::CliError;
 use super::inputs::{self, render};
 use super::schema::with_warnings;
 use super::show::program_engine;
-use super::sizes::Sizing;
 use super::{Format, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
 use adora_core::types::{Base, Type};

@@ -4,7 +4,6 @@ use super::compare::{self, Verdict};
 use super::error::CliError;
 use super::inputs::{self, literal, render, split_assignment, Loaded};
 use super::schema::{answer_json, with_warnings, Question, QuestionText};
-use super::sizes::Sizing;
 use super::{Format, Numeric, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::harness::{self, Mode, Query};

@@ -281,7 +281,7 @@ impl Infer<'_> {
                 self.lits.push((e as *const Expr as usize, v));
                 Term::Arr(Bt::Var(v))
             }
-            K::Lit(Lit::Real(_)) => known(Base::R, sp),
+            K::Lit(Lit::Real(_) | Lit::NonFinite(_)) => known(Base::R, sp),
             K::Lit(Lit::Bool(_)) => known(Base::B, sp),
             K::Array(es) => self.same(es, sp)?,
             K::Tuple(es) => {
