@@ -7,6 +7,7 @@ mod cli;
 mod cli_exit_codes;
 mod cli_json;
 mod fuzz_smoke;
+mod limits_elements;
 mod regress_fuzz_findings;
 mod regress_reliability;
 mod support;

@@ -6,3 +6,4 @@ mod check;
 mod linear_check;
 mod linear_syntax;
 mod parse;
+mod pretty_real;

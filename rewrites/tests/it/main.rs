@@ -23,6 +23,7 @@ mod ir_support;
 mod ir_translate;
 mod kit_lets;
 mod kit_subst;
+mod limits_elements;
 mod limits_pow;
 mod linear_engine;
 mod linear_golden;

@@ -10,6 +10,7 @@ mod eval_soac;
 mod f64_agreement;
 mod io;
 mod limits;
+mod limits_memory;
 mod observer;
 mod pow;
 mod programs;
