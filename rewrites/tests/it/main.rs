@@ -16,6 +16,7 @@ mod dual_specs;
 mod dual_support;
 mod dual_symbolic;
 mod ir_analysis;
+mod ir_deadline;
 mod ir_extract;
 mod ir_roundtrip;
 mod ir_runner;
