@@ -86,17 +86,12 @@ pub fn lit(l: &Lit) -> String {
 /// denominator is `2^a·5^b`, otherwise `(p.0 / q.0)`.
 pub fn real(r: &BigRational) -> String {
     let (n, d) = (r.numer(), r.denom());
-    let (mut rest, mut twos, mut fives) = (d.clone(), 0u32, 0u32);
-    let two = BigInt::from(2u8);
-    let five = BigInt::from(5u8);
-    while !rest.is_zero() && rest.is_multiple_of(&two) {
-        rest /= &two;
-        twos += 1;
-    }
-    while !rest.is_zero() && rest.is_multiple_of(&five) {
-        rest /= &five;
-        fives += 1;
-    }
+    // The denominator is positive. Its factors 2 are its trailing zero bits; its factors
+    // 5 are divided out by powers 5^(2^j), largest first: O(log) divisions, where one
+    // division per factor was quadratic in the length of the literal (a 65,535-place
+    // literal took seconds to print).
+    let twos = d.trailing_zeros().unwrap_or(0);
+    let (rest, fives) = remove_powers(d >> twos, 5);
     if rest != BigInt::from(1u8) {
         return format!("({n}.0 / {d}.0)");
     }
@@ -127,6 +122,32 @@ pub type SizeNames = BTreeMap<usize, String>;
 /// `d` (the caller's duty).
 pub fn def_with_size_names(d: &Def, names: &SizeNames) -> String {
     print_def(&d.name, &d.params, &d.ret, &d.body, names)
+}
+
+/// `x` (positive) without its factors `p`, and their number: divides by `p^(2^j)` for
+/// decreasing `j`, at most once per `j` (after `p^(2^(j+1))` no longer divides, `p^(2^j)`
+/// divides at most once).
+fn remove_powers(mut x: BigInt, p: u32) -> (BigInt, u64) {
+    let mut powers = vec![BigInt::from(p)];
+    while let Some(last) = powers.last() {
+        if 2 * last.bits() > x.bits() + 1 {
+            break;
+        }
+        let square = last * last;
+        powers.push(square);
+    }
+    let mut count = 0u64;
+    for (j, q) in powers.iter().enumerate().rev() {
+        loop {
+            let (quotient, remainder) = x.div_rem(q);
+            if !remainder.is_zero() {
+                break;
+            }
+            x = quotient;
+            count += 1 << j;
+        }
+    }
+    (x, count)
 }
 
 fn header_and_body(name: &str, params: &[Param], ret: &Type, body: &Expr) -> String {

@@ -32,8 +32,19 @@
 //! * `pow(x, k)` computes `x^|k|` by squaring after checking that the result fits
 //!   `max_rational_bits` (`x^0 = 1`), a negative `k` takes the total reciprocal; it costs
 //!   [`crate::kernels::arith::pow_steps`] extra steps per element.
-//! * Steps: one per node evaluation (each iteration counts); past `max_steps` the
-//!   evaluation stops with `ErrorKind::Resource` "evaluation step limit (N) exceeded".
+//! * Steps: one per node evaluation (each iteration counts), plus one per scalar of each
+//!   array (rank >= 1) a node produces — elementwise operators, primitives, array
+//!   literals, `build`, `map`, `gather`, `scatter`, `reduce`/`scan` of arrays,
+//!   `reduce_by_index`, `scatter_into`; variables, projections, `if`, `let`, `loop` and
+//!   indexing pass values on and produce nothing ([`crate::kernels::limits::produced`]).
+//!   Past `max_steps` the evaluation stops with `ErrorKind::Resource` "evaluation step
+//!   limit (N) exceeded". An operation that allocates an array of `n` scalars in bulk
+//!   (`build`, `map`, `gather`, `replicate`, `iota`, ...) first checks that `n` more steps
+//!   and its bytes fit the limits, so it fails before allocating.
+//! * Memory: every produced array counts [`crate::kernels::limits::array_bytes`] bytes
+//!   against `max_memory` (a budget of total allocation, never given back, so it bounds
+//!   the peak); past it, `ErrorKind::Resource` "memory budget (N bytes of arrays)
+//!   exceeded".
 //!   Every real produced by arithmetic is checked against `max_rational_bits` (exact
 //!   scalars only; `ErrorKind::Resource`).
 //! * Arrays built by `build`, `map`, `gather`, `replicate` may hold at most
@@ -104,15 +115,24 @@ mod soac;
 /// raises it).
 pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 
+/// The default memory budget: 2^30 bytes (1 GiB) of array storage per run, counted by
+/// [`crate::kernels::limits::array_bytes`] (docs/language.md, "Resource limits";
+/// `--max-memory N` changes it).
+pub const DEFAULT_MAX_MEMORY: u64 = 1 << 30;
+
 /// Options of one evaluation.
 #[derive(Clone, Debug)]
 pub struct EvalOptions {
     /// Turn total-division events (`x / 0`) and colliding `scatter_into` writes into
     /// `ErrorKind::Runtime` errors.
     pub strict: bool,
-    /// Most evaluation steps (node evaluations, counting each iteration) before a
-    /// `ErrorKind::Resource` error.
+    /// Most evaluation steps (node evaluations, counting each iteration, plus one per
+    /// scalar of every array a node produces) before a `ErrorKind::Resource` error.
     pub max_steps: u64,
+    /// Most bytes of array storage a run may allocate (the memory budget: every array a
+    /// node produces counts, checked before a bulk allocation, never given back) before a
+    /// `ErrorKind::Resource` error.
+    pub max_memory: u64,
     /// Largest numerator or denominator, in bits, an exact rational may reach before a
     /// `ErrorKind::Resource` error.
     pub max_rational_bits: u64,
@@ -123,6 +143,7 @@ impl Default for EvalOptions {
         EvalOptions {
             strict: false,
             max_steps: DEFAULT_MAX_STEPS,
+            max_memory: DEFAULT_MAX_MEMORY,
             max_rational_bits: 1 << 16,
         }
     }

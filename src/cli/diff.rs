@@ -35,6 +35,7 @@ pub fn options(a: &RunArgs) -> EvalOptions {
     EvalOptions {
         strict: a.strict,
         max_steps: a.max_steps,
+        max_memory: a.max_memory,
         ..EvalOptions::default()
     }
 }

@@ -193,6 +193,10 @@ pub struct RunArgs {
     /// Most evaluation steps before a resource error (guards against runaway loops).
     #[arg(long, value_name = "N", default_value_t = adora_semantics::eval::EvalOptions::default().max_steps)]
     pub max_steps: u64,
+    /// Most bytes of arrays a run may allocate (the memory budget; docs/language.md,
+    /// "Resource limits").
+    #[arg(long, value_name = "BYTES", default_value_t = adora_semantics::eval::EvalOptions::default().max_memory)]
+    pub max_memory: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,

@@ -9,6 +9,7 @@ mod cli_json;
 mod cli_literal_typing;
 mod float_inputs;
 mod fuzz_smoke;
+mod limits_elements;
 mod regress_fuzz_findings;
 mod regress_reliability;
 mod sizes;

@@ -9,3 +9,4 @@ mod literal_inference;
 mod nonfinite;
 mod parse;
 mod sizes;
+mod pretty_real;

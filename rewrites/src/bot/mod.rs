@@ -24,6 +24,7 @@
 //! the seed-000 fragment are [`ErrorKind::Unsupported`] (from translation). Nothing
 //! panics on any input program, and the output is deterministic.
 
+mod build_let;
 mod goal;
 pub mod normal_form;
 mod prepare;
@@ -153,6 +154,8 @@ pub fn rules() -> Vec<Rewrite<Ir, IrAnalysis>> {
 /// safety net; the outcome lists one phase report per segment, and its e-graph figures
 /// and rule applications are the sums over the segments.
 pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
+    let lifted = build_let::lift(f);
+    let f = &lifted;
     let Some(segments) = share::split(f)? else {
         return transform_segment(f, cfg, &mut NameSupply::new());
     };

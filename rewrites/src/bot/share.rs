@@ -37,9 +37,11 @@ pub(crate) struct Segment {
 }
 
 /// A spine `let` after floating.
-struct Entry {
-    pat: Pat,
-    value: Expr,
+pub(super) struct Entry {
+    /// Its pattern.
+    pub pat: Pat,
+    /// Its value.
+    pub value: Expr,
 }
 
 /// The segments of `f` (see the module docs), or `None` when no `let` is materialised
@@ -150,7 +152,7 @@ fn cheap(v: &Expr) -> bool {
 /// order: a value's own lets first) and returns what remains. Only the constructs of the
 /// seed-000 fragment are entered; any other construct is left as it is (translation
 /// rejects it with its span).
-fn float(e: Expr, out: &mut Vec<Entry>) -> Expr {
+pub(super) fn float(e: Expr, out: &mut Vec<Entry>) -> Expr {
     use ExprKind::*;
     let span = e.span;
     let all = |es: Vec<Expr>, out: &mut Vec<Entry>| -> Vec<Expr> {

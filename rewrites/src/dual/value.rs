@@ -90,6 +90,18 @@ impl<S: Scalar> DV<S> {
         out
     }
 
+    /// The scalars of the arrays of rank >= 1 inside (what the step and memory
+    /// accounting of docs/language.md, "Resource limits", counts; a scalar counts 0).
+    pub fn array_scalars(&self) -> usize {
+        let count = |shape: &[usize], n: usize| if shape.is_empty() { 0 } else { n };
+        match self {
+            DV::R(t, _) => count(&t.shape, t.data.len()),
+            DV::Z(t) => count(&t.shape, t.data.len()),
+            DV::B(t) => count(&t.shape, t.data.len()),
+            DV::T(vs) => vs.iter().map(DV::array_scalars).sum(),
+        }
+    }
+
     /// The type's description for error messages.
     pub fn describe(&self) -> String {
         self.primal().ty().to_string()

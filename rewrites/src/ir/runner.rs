@@ -11,6 +11,16 @@
 //! wrapping scheduler checks the conflict after each rule's application; a conflict that
 //! surfaces only while rebuilding names the rules applied in that iteration). After a
 //! conflict no further rule is applied and the runner stops at the next iteration.
+//!
+//! The time limit is checked within an iteration too: egg's `Runner` checks its limits only
+//! between rules (after each rule's search and after each rule's application), so one
+//! rule applied to many matches could overrun it by the length of an iteration. The
+//! wrapping scheduler checks the deadline before each search and between chunks of
+//! [`APPLY_CHUNK`] matches while applying (in the order egg would apply them, so a run
+//! within its limit applies exactly what it did before); past it, nothing more is searched
+//! or applied and the phase stops with the same resource error as egg's `TimeLimit`. What
+//! is not interrupted: one rule's search of the whole e-graph, one chunk, and the rebuild
+//! at the end of an iteration.
 
 use super::analysis::{IrAnalysis, IrGraph};
 use super::lang::Ir;
@@ -166,13 +176,44 @@ pub struct PhaseReport {
 const GOAL: &str = "adora: phase goal reached";
 /// The marker of a conflict stop in egg's `StopReason::Other`.
 const CONFLICT: &str = "adora: analysis conflict";
+/// The marker of a time-limit stop found within an iteration in egg's `StopReason::Other`.
+const DEADLINE: &str = "adora: time limit within an iteration";
+/// Matches (e-classes with their substitutions) applied between two checks of the
+/// deadline.
+pub const APPLY_CHUNK: usize = 64;
 
 /// Wraps a scheduler: after each rule's application it checks whether the analysis has
 /// recorded a conflict and, if so, remembers the rule; once a conflict is known, no rule is
 /// applied any more.
+/// It also stops searching and applying once the phase's deadline has passed (see the
+/// module documentation), recording that in `late`.
 struct Blame<S> {
     inner: S,
     culprit: Rc<RefCell<Option<(usize, String)>>>,
+    deadline: Deadline,
+}
+
+/// The wall-clock deadline of a phase and whether it was met within an iteration.
+#[derive(Clone)]
+struct Deadline {
+    at: Option<std::time::Instant>,
+    late: Rc<std::cell::Cell<bool>>,
+}
+
+impl Deadline {
+    fn new(limit: Duration) -> Deadline {
+        Deadline {
+            at: std::time::Instant::now().checked_add(limit),
+            late: Rc::new(std::cell::Cell::new(false)),
+        }
+    }
+    /// Whether the deadline has passed (remembered once it has).
+    fn passed(&self) -> bool {
+        if !self.late.get() && self.at.is_some_and(|at| std::time::Instant::now() >= at) {
+            self.late.set(true);
+        }
+        self.late.get()
+    }
 }
 
 impl<S: RewriteScheduler<Ir, IrAnalysis>> RewriteScheduler<Ir, IrAnalysis> for Blame<S> {
@@ -186,7 +227,7 @@ impl<S: RewriteScheduler<Ir, IrAnalysis>> RewriteScheduler<Ir, IrAnalysis> for B
         egraph: &IrGraph,
         rewrite: &'a Rewrite<Ir, IrAnalysis>,
     ) -> Vec<SearchMatches<'a, Ir>> {
-        if egraph.analysis.conflict.is_some() {
+        if egraph.analysis.conflict.is_some() || self.deadline.passed() {
             return Vec::new();
         }
         self.inner.search_rewrite(iteration, egraph, rewrite)
@@ -199,14 +240,17 @@ impl<S: RewriteScheduler<Ir, IrAnalysis>> RewriteScheduler<Ir, IrAnalysis> for B
         rewrite: &Rewrite<Ir, IrAnalysis>,
         matches: Vec<SearchMatches<Ir>>,
     ) -> usize {
-        if egraph.analysis.conflict.is_some() {
-            return 0;
-        }
-        let n = self
-            .inner
-            .apply_rewrite(iteration, egraph, rewrite, matches);
-        if egraph.analysis.conflict.is_some() {
-            *self.culprit.borrow_mut() = Some((iteration, rewrite.name.to_string()));
+        let mut n = 0;
+        let mut matches = matches.into_iter().peekable();
+        while matches.peek().is_some() {
+            if egraph.analysis.conflict.is_some() || self.deadline.passed() {
+                break;
+            }
+            let chunk: Vec<SearchMatches<Ir>> = matches.by_ref().take(APPLY_CHUNK).collect();
+            n += self.inner.apply_rewrite(iteration, egraph, rewrite, chunk);
+            if egraph.analysis.conflict.is_some() {
+                *self.culprit.borrow_mut() = Some((iteration, rewrite.name.to_string()));
+            }
         }
         n
     }
@@ -235,6 +279,9 @@ pub fn run_egraph(
     cfg: &Phase,
 ) -> (IrGraph, Id, Result<PhaseReport>) {
     let culprit = Rc::new(RefCell::new(None));
+    let deadline = Deadline::new(cfg.time_limit);
+    let late = deadline.late.clone();
+    let was_late = deadline.late.clone();
     let mut runner: Runner<Ir, IrAnalysis> = Runner::new(IrAnalysis::default())
         .with_egraph(egraph)
         .with_iter_limit(cfg.iter_limit)
@@ -243,6 +290,10 @@ pub fn run_egraph(
         .with_hook(|r| match r.egraph.analysis.conflict {
             Some(_) => Err(CONFLICT.to_string()),
             None => Ok(()),
+        })
+        .with_hook(move |_| match late.get() {
+            true => Err(DEADLINE.to_string()),
+            false => Ok(()),
         });
     if let Some(goal) = cfg.goal.clone() {
         runner = runner.with_hook(move |r| {
@@ -257,6 +308,7 @@ pub fn run_egraph(
         Scheduling::Simple => runner.with_scheduler(Blame {
             inner: SimpleScheduler,
             culprit: culprit.clone(),
+            deadline,
         }),
         Scheduling::Backoff {
             match_limit,
@@ -266,6 +318,7 @@ pub fn run_egraph(
                 .with_initial_match_limit(match_limit)
                 .with_ban_length(ban_length),
             culprit: culprit.clone(),
+            deadline,
         }),
     };
     let started = std::time::Instant::now();
@@ -278,7 +331,8 @@ pub fn run_egraph(
             *applied.entry(name.to_string()).or_insert(0) += n;
         }
     }
-    let report = finish(&runner, cfg, applied, seconds, culprit.borrow().clone());
+    let culprit = culprit.borrow().clone();
+    let report = finish(&runner, cfg, applied, seconds, culprit, was_late.get());
     (runner.egraph, root, report)
 }
 
@@ -288,6 +342,7 @@ fn finish(
     applied: BTreeMap<String, usize>,
     seconds: f64,
     culprit: Option<(usize, String)>,
+    late: bool,
 ) -> Result<PhaseReport> {
     let iterations = runner.iterations.len();
     if let Some(c) = &runner.egraph.analysis.conflict {
@@ -316,17 +371,16 @@ fn finish(
             ),
         ));
     }
+    // Past the deadline within an iteration, searches were skipped: whatever egg concluded
+    // (even saturation) is a time-limit stop.
+    let late = late || matches!(runner.stop_reason, Some(StopReason::TimeLimit(_)));
     let stop = match runner.stop_reason.clone() {
-        Some(StopReason::Saturated) => PhaseStop::Saturated,
-        Some(StopReason::IterationLimit(n)) => PhaseStop::IterationLimit(n),
-        Some(StopReason::NodeLimit(n)) => PhaseStop::NodeLimit(n),
-        Some(StopReason::Other(s)) if s == GOAL => PhaseStop::Goal,
-        Some(StopReason::TimeLimit(t)) => {
+        _ if late => {
             return Err(Diagnostic::new(
                 ErrorKind::Resource,
                 Span::DUMMY,
                 format!(
-                    "phase `{}` hit its time limit ({:?}) after {t:.3} s, {iterations} \
+                    "phase `{}` hit its time limit ({:?}) after {seconds:.3} s, {iterations} \
                      iterations, {} e-nodes",
                     cfg.name,
                     cfg.time_limit,
@@ -334,6 +388,10 @@ fn finish(
                 ),
             ))
         }
+        Some(StopReason::Saturated) => PhaseStop::Saturated,
+        Some(StopReason::IterationLimit(n)) => PhaseStop::IterationLimit(n),
+        Some(StopReason::NodeLimit(n)) => PhaseStop::NodeLimit(n),
+        Some(StopReason::Other(s)) if s == GOAL => PhaseStop::Goal,
         other => {
             return Err(Diagnostic::new(
                 ErrorKind::Internal,

@@ -2,6 +2,7 @@
 //! crate links one executable instead of one per file (docs/architecture.md, "Tests").
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
+mod bot_build_let;
 mod bot_coverage;
 mod bot_prepare;
 mod bot_programs;
@@ -16,6 +17,7 @@ mod dual_specs;
 mod dual_support;
 mod dual_symbolic;
 mod ir_analysis;
+mod ir_deadline;
 mod ir_extract;
 mod ir_roundtrip;
 mod ir_runner;
@@ -24,6 +26,7 @@ mod ir_translate;
 mod kit_anf;
 mod kit_lets;
 mod kit_subst;
+mod limits_elements;
 mod limits_pow;
 mod linear_engine;
 mod linear_golden;

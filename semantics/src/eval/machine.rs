@@ -47,6 +47,8 @@ pub(super) struct Machine<'a, 'o, S> {
     /// Spans of the open repeating constructs (builds, maps, loops, ...), outermost first:
     /// a step-limit error points at the outermost one, where the work multiplies.
     repeating: Vec<Span>,
+    /// Steps and bytes of arrays so far (`stats.steps` mirrors the steps).
+    usage: limits::Usage,
 }
 
 /// An `ErrorKind::Input` error unless there is one input per parameter, of its type (the
@@ -93,6 +95,7 @@ pub(super) fn run<S: Scalar>(
         env: HashMap::default(),
         obs,
         repeating: Vec::new(),
+        usage: limits::Usage::default(),
     };
     for (p, v) in f.params.iter().zip(inputs) {
         m.bind(&p.name, RV::from_value(v));
@@ -136,22 +139,57 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
 
     /// Counts `n` steps.
     pub fn charge(&mut self, n: u64, span: Span) -> Result<()> {
-        self.stats.steps = self.stats.steps.saturating_add(n);
-        if self.stats.steps > self.opts.max_steps {
-            let message = limits::step_limit_message(self.opts.max_steps);
-            return Err(match self.repeating.first() {
-                Some(&outer) => Diagnostic::new(ErrorKind::Resource, outer, message)
-                    .with_label(span, "the limit was reached while evaluating this"),
-                None => Diagnostic::new(ErrorKind::Resource, span, message),
-            });
-        }
-        Ok(())
+        let r = self.usage.charge(n, self.opts);
+        self.stats.steps = self.usage.steps;
+        r.map_err(|x| self.exceeded(x, span))
     }
 
-    /// Checks that an array of `n` scalars is within the element limit
-    /// ([`limits::check_elements`]).
+    /// The `ErrorKind::Resource` error of a limit run past at `span`: a step-limit error
+    /// points at the outermost open repeating construct, labelling `span`.
+    fn exceeded(&self, x: limits::Exceeded, span: Span) -> Diagnostic {
+        let message = x.message(self.opts);
+        match (x, self.repeating.first()) {
+            (limits::Exceeded::Steps, Some(&outer)) => {
+                Diagnostic::new(ErrorKind::Resource, outer, message)
+                    .with_label(span, "the limit was reached while evaluating this")
+            }
+            _ => Diagnostic::new(ErrorKind::Resource, span, message),
+        }
+    }
+
+    /// Counts the array `v` that node `e` produced, when its form produces one
+    /// ([`limits::produces`]): one step and [`limits::array_bytes`] per scalar.
+    pub fn produced(&mut self, e: &Expr, v: &RV<S>) -> Result<()> {
+        fn array_scalars<S: Scalar>(v: &RV<S>) -> usize {
+            let count = |shape: &[usize], n: usize| if shape.is_empty() { 0 } else { n };
+            match v {
+                RV::R(a) => count(a.shape(), a.len()),
+                RV::Z(a) => count(a.shape(), a.len()),
+                RV::B(a) => count(a.shape(), a.len()),
+                RV::T(vs) => vs.iter().map(array_scalars).sum(),
+            }
+        }
+        if !limits::produces(&e.kind) {
+            return Ok(());
+        }
+        let scalars = array_scalars(v);
+        if scalars == 0 {
+            return Ok(());
+        }
+        let r = self.usage.produce::<S>(scalars, self.opts);
+        self.stats.steps = self.usage.steps;
+        r.map_err(|x| self.exceeded(x, e.span))
+    }
+
+    /// Checks, before allocating an array of `n` scalars, the element limit
+    /// ([`limits::check_elements`]), and that producing it stays within the step limit and
+    /// the memory budget ([`limits::Usage::reserve`]).
     pub fn limit(&self, n: Option<usize>, span: Span) -> Result<usize> {
-        limits::check_elements(n, span)
+        let n = limits::check_elements(n, span)?;
+        self.usage
+            .reserve::<S>(n, self.opts)
+            .map_err(|x| self.exceeded(x, span))?;
+        Ok(n)
     }
 
     /// Checks the size of an exact rational produced by arithmetic.
@@ -332,7 +370,7 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
             return self.eval_lets(e);
         }
         self.step(e.span)?;
-        match &e.kind {
+        let v = match &e.kind {
             ExprKind::Var(x) => {
                 let v = match self.env.get(x.as_str()).and_then(|s| s.last()) {
                     Some(v) => v.clone(),
@@ -454,7 +492,9 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                 body,
             } => self.eval_loop(e, acc, init, var, *count, body),
             ExprKind::Let(..) => self.eval_lets(e),
-        }
+        }?;
+        self.produced(e, &v)?;
+        Ok(v)
     }
 
     /// Evaluates a chain of `let`s without recursing on the bodies (long let chains, the

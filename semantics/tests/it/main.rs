@@ -11,6 +11,7 @@ mod f64_agreement;
 mod io;
 mod limits;
 mod nonfinite_inputs;
+mod limits_memory;
 mod observer;
 mod pow;
 mod programs;

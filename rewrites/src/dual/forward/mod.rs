@@ -51,7 +51,7 @@ pub struct Forward<'o, S: Scalar> {
     env: ScopedMap<DV<S>>,
     /// The `Share` id supply (ids increase in evaluation order: invariant 1 of §2.5).
     pub ids: Ids,
-    ck: Checks<'o>,
+    ck: Checks<'o, S>,
     diff: bool,
 }
 
@@ -138,7 +138,7 @@ impl<'o, S: Scalar> Forward<'o, S> {
     /// Evaluates an expression to a dual array.
     pub fn eval(&mut self, e: &Expr) -> Result<DV<S>> {
         self.ck.charge(1, e.span)?;
-        match &e.kind {
+        let v = match &e.kind {
             ExprKind::Var(n) => self.env.get(n).cloned().ok_or_else(|| {
                 Diagnostic::new(ErrorKind::Name, e.span, format!("unbound variable `{n}`"))
             }),
@@ -219,7 +219,24 @@ impl<'o, S: Scalar> Forward<'o, S> {
             ExprKind::Scatter(sh, x, bs, ix) => self.scatter(e, sh, x, bs, ix),
             ExprKind::Build(..) => Err(unsupported(e, "`build` (run bot first)")),
             other => Err(unsupported(e, &format!("`{}`", other.form_name()))),
+        }?;
+        self.produced(e, &v)?;
+        Ok(v)
+    }
+
+    /// Counts the array `v` that node `e` produced, as the evaluator does
+    /// (`adora_semantics::kernels::limits::produces`: one step and its bytes per scalar;
+    /// docs/language.md, "Resource limits"). Deltas are not counted: each is one node per
+    /// operation, and evaluating them is the same work again (seed 000 §6.4).
+    fn produced(&mut self, e: &Expr, v: &DV<S>) -> Result<()> {
+        if !adora_semantics::kernels::limits::produces(&e.kind) {
+            return Ok(());
         }
+        let scalars = v.array_scalars();
+        if scalars > 0 {
+            self.ck.produce(scalars, e.span)?;
+        }
+        Ok(())
     }
 
     /// Binds a `let` pattern; the bound Deltas are shared (global sharing: the only
