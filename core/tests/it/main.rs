@@ -8,5 +8,5 @@ mod linear_syntax;
 mod literal_inference;
 mod nonfinite;
 mod parse;
-mod sizes;
 mod pretty_real;
+mod sizes;
