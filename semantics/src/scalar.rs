@@ -246,7 +246,7 @@ impl Scalar for Rat {
         rat_add(self, o)
     }
     fn sub(&self, o: &Self) -> Self {
-        word::sub(self, o).unwrap_or_else(|| self - o)
+        word::sub(self, o).unwrap_or_else(|| rat_add(self, &-o))
     }
     fn mul(&self, o: &Self) -> Self {
         word::mul(self, o).unwrap_or_else(|| rat_mul(self, o))
@@ -258,7 +258,7 @@ impl Scalar for Rat {
         if <Rat as Zero>::is_zero(o) {
             None
         } else {
-            Some(word::div(self, o).unwrap_or_else(|| self / o))
+            Some(word::div(self, o).unwrap_or_else(|| rat_mul(self, &o.recip())))
         }
     }
     fn add_assign(&mut self, o: &Self) {
@@ -308,16 +308,16 @@ fn rat_add(a: &Rat, b: &Rat) -> Rat {
     } else if a.is_integer() && b.is_integer() {
         Rat::new_raw(a.numer() + b.numer(), BigInt::one())
     } else {
-        a + b
+        word::add_big(a, b)
     }
 }
 
 /// `a · b` of canonical rationals `p/q · r/s`, canonical: zero and integer operands without
 /// a gcd; otherwise the cross-cancelled product `(p/g1 · r/g2) / (q/g2 · s/g1)` with
 /// `g1 = gcd(p, s)`, `g2 = gcd(r, q)`, which is already reduced (`num_rational` reduces
-/// it once more, a third gcd). The value is the same canonical rational.
+/// it once more, a third gcd). The value is the same canonical rational. The gcds are
+/// [`word::gcd_big`]'s, linear when one operand is small.
 fn rat_mul(a: &Rat, b: &Rat) -> Rat {
-    use num_integer::Integer;
     if <Rat as Zero>::is_zero(a) || <Rat as Zero>::is_zero(b) {
         return <Rat as Zero>::zero();
     }
@@ -330,7 +330,7 @@ fn rat_mul(a: &Rat, b: &Rat) -> Rat {
         if y.is_one() {
             return (x.clone(), y.clone());
         }
-        let g = x.gcd(y);
+        let g = word::gcd_big(x, y);
         if g.is_one() {
             (x.clone(), y.clone())
         } else {
