@@ -17,6 +17,18 @@ pub enum Base {
     B,
 }
 
+impl Base {
+    /// The base named `R`, `Z` or `B` in the concrete syntax.
+    pub fn from_name(name: &str) -> Option<Base> {
+        match name {
+            "R" => Some(Base::R),
+            "Z" => Some(Base::Z),
+            "B" => Some(Base::B),
+            _ => None,
+        }
+    }
+}
+
 /// A type: an array of a base type with a static shape, or a tuple of types.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {

@@ -115,12 +115,8 @@ impl Parser<'_> {
                 }
                 Ok(Type::Tuple(parts))
             }
-            Tok::Ident(n) if matches!(n.as_str(), "R" | "Z" | "B") => {
-                let base = match n.as_str() {
-                    "R" => Base::R,
-                    "Z" => Base::Z,
-                    _ => Base::B,
-                };
+            Tok::Ident(n) if Base::from_name(n).is_some() => {
+                let base = Base::from_name(n).unwrap_or(Base::R);
                 self.bump();
                 let shape = if matches!(self.peek(), Tok::LBracket) {
                     self.shape(false)?

@@ -67,12 +67,8 @@ impl Parser<'_> {
                 self.leave(1);
                 Ok(SymType::Tuple(parts))
             }
-            Tok::Ident(n) if matches!(n.as_str(), "R" | "Z" | "B") => {
-                let base = match n.as_str() {
-                    "R" => Base::R,
-                    "Z" => Base::Z,
-                    _ => Base::B,
-                };
+            Tok::Ident(n) if Base::from_name(n).is_some() => {
+                let base = Base::from_name(n).unwrap_or(Base::R);
                 self.bump();
                 let mut dims = Vec::new();
                 if self.eat(&Tok::LBracket).is_some() {
