@@ -67,8 +67,8 @@ impl Parser<'_> {
                 self.leave(1);
                 Ok(SymType::Tuple(parts))
             }
-            Tok::Ident(n) if Base::from_name(n).is_some() => {
-                let base = Base::from_name(n).unwrap_or(Base::R);
+            Tok::Ident(n) if Base::from_name(&n).is_some() => {
+                let base = Base::from_name(&n).unwrap_or(Base::R);
                 self.bump();
                 let mut dims = Vec::new();
                 if self.eat(&Tok::LBracket).is_some() {
