@@ -8,6 +8,7 @@
 //! - [`linear`]: Linear A, linearize, unzip, transpose (engine `linear`; seed 002).
 //! - [`kit`]: the lowering kit — fresh names, one substitution, shared DAG → `let`s.
 //! - [`prims`]: the one table of primitives and their partial derivatives.
+//! - [`soac`]: engine `soac`, AD of SOACs, loops and `if` by redundant execution (seed 004).
 
 #![warn(missing_docs)]
 
@@ -18,3 +19,4 @@ pub mod ir;
 pub mod kit;
 pub mod linear;
 pub mod prims;
+pub mod soac;
