@@ -1,9 +1,10 @@
 //! Theorem 5.1's normal form for a language with tuples: the paper's language has none,
 //! so its "variable" is, in ours, a variable or a projection of one (`p.1` of a tuple
-//! parameter `p` is an array variable in a tuple-free encoding). The shared checker
-//! ([`super::normal_form::check_normal_form`]) and the extractor's cost count only plain
-//! variables; until they accept projections of variables, [`check_normal_form`] masks
-//! every such projection in index position by a variable and asks the shared checker.
+//! parameter `p` is an array variable in a tuple-free encoding). The extractor's cost
+//! counts such projections as stuck (`ir::extract::select`); the shared checker
+//! ([`super::normal_form::check_normal_form`]) counts only plain variables, so
+//! [`check_normal_form`] masks every such projection in index position by a variable and
+//! asks the shared checker.
 //!
 //! The shared checker also counts a `let`-bound name as a variable (the paper's `let` is a
 //! term former, ours is sharing), so on a function it cannot tell `let t = x + y in t[j]`

@@ -4,6 +4,7 @@
 
 mod bot_build_let;
 mod bot_coverage;
+mod bot_index_select_proj;
 mod bot_prepare;
 mod bot_programs;
 mod bot_rules;

@@ -15,7 +15,8 @@
 //!
 //! - `any`: the best term;
 //! - `stuck`: the best term whose top is a variable, a constant, an `append` or a
-//!   `scatter` (an index of such a term is in normal form, Theorem 5.1);
+//!   `scatter` (an index of such a term is in normal form, Theorem 5.1), or a projection
+//!   of a stuck tuple (`v.k` of a tuple variable `v`);
 //! - `constant`: the best literal or array literal of literals.
 //!
 //! An `index` node's array child costs `min(stuck, any + bad_index)`, so the extractor
@@ -218,6 +219,11 @@ impl<'a, C: CostModel> Selector<'a, C> {
         };
         let stuck = match &p.node {
             Ir::Var(_) | Ir::Append(_) | Ir::Scatter(_) => any,
+            // `v.k`: a component of a tuple variable is a variable of the tuple-free
+            // encoding (docs/rules/bot.md, "Normal form"); its tuple stays stuck.
+            Ir::Proj(_) => p.kids.iter().try_fold(w, |acc, k| {
+                Some(acc.plus(self.kid_cost(k, Mode::Stuck)?))
+            }),
             _ => constant,
         };
         [any, stuck, constant]
@@ -307,6 +313,7 @@ impl<'a, C: CostModel> Selector<'a, C> {
                             }
                         }
                         (Ir::Array(_), Mode::Stuck | Mode::Const) => Mode::Const,
+                        (Ir::Proj(_), Mode::Stuck) => Mode::Stuck,
                         _ => Mode::Any,
                     };
                     self.build(*c, cm, None, out)?
