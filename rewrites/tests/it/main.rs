@@ -12,6 +12,7 @@ mod bot_scaling;
 mod bot_sharing;
 mod bot_support;
 mod dual_errors;
+mod dual_fused_scatter_cost;
 mod dual_laws;
 mod dual_paths;
 mod dual_specs;

@@ -15,8 +15,12 @@
 //! ```text
 //! scatter(sh, s1, bs1 => ix1) + scatter(sh, s2, bs2 => ix2)
 //!   = scatter(sh, append(reshape([N1] ++ tail, s1), reshape([N2] ++ tail, s2)),
-//!             t => [select(t < N1, let bs1 = unflatten(t) in ix1, let bs2 = unflatten(t - N1) in ix2), …])
+//!             t => [if t < N1 then (let bs1 = unflatten(t) in ix1) else (let bs2 = unflatten(t - N1) in ix2), …])
 //! ```
+//!
+//! The segment test is a lazy `if`, not a `select`: a write of segment `k` evaluates `k`
+//! comparisons and its own index term only, where a `select` chain would evaluate every
+//! segment's index term for every write (`dual/cheap-gradient`, `adora check --seed 4013`).
 //!
 //! (one index component per position; a binder `b_k` of a space `[d1, …, dm]` is
 //! `(u / (d(k+1) ⋯ dm)) % dk`). Exactness: the same writes happen, only in another order,
@@ -167,7 +171,7 @@ fn fused(shape: &[usize], prefix: usize, parts: Vec<ScatterPart>, names: &mut Na
         for k in (0..last).rev() {
             let cond = bin(BinOp::Lt, tv.clone(), int_lit(offsets[k + 1] as i64));
             let here = component(&parts[k], c, &at(k), names);
-            acc = mk(ExprKind::Prim(Prim::Select, vec![cond, here, acc]));
+            acc = mk(ExprKind::If(Box::new(cond), Box::new(here), Box::new(acc)));
         }
         ix.push(acc);
     }

@@ -221,9 +221,10 @@ impl<'a, C: CostModel> Selector<'a, C> {
             Ir::Var(_) | Ir::Append(_) | Ir::Scatter(_) => any,
             // `v.k`: a component of a tuple variable is a variable of the tuple-free
             // encoding (docs/rules/bot.md, "Normal form"); its tuple stays stuck.
-            Ir::Proj(_) => p.kids.iter().try_fold(w, |acc, k| {
-                Some(acc.plus(self.kid_cost(k, Mode::Stuck)?))
-            }),
+            Ir::Proj(_) => p
+                .kids
+                .iter()
+                .try_fold(w, |acc, k| Some(acc.plus(self.kid_cost(k, Mode::Stuck)?))),
             _ => constant,
         };
         [any, stuck, constant]
