@@ -72,16 +72,18 @@ def ramp(value):
     return unflat([F(k % 5 - 2) for k in range(len(xs))], shape(value))
 
 
-def case(path, params, f, grad=False, tan=None, cot=None, stats=False):
+def case(path, params, f, grad=False, tan=None, cot=None, stats=False, numeric=None):
     """Evaluates the hand translation `f` on `params` [(name, value, 'R' | 'Z' | 'B')],
     emits the header lines of specs/<path> and returns (out, seeded inputs).  `grad`:
     gradient lines (scalar results); `tan`: {name: tangent} or True (a ramp for every
-    real input); `cot`: the output cotangent, or True for all ones."""
+    real input); `cot`: the output cotangent, or True for all ones; `numeric`: the text of
+    a `-- numeric:` line (f64 programs, whose inputs are floats)."""
     reset_stats()
     vals = {n: (seed(n, v) if k == "R" else v) for n, v, k in params}
     out = f(**vals)
     reals = [(n, v) for n, v, k in params if k == "R"]
-    lines = [f"-- input: {n} = {lit(v)}" for n, v, _ in params]
+    lines = [f"-- numeric: {numeric}"] if numeric else []
+    lines += [f"-- input: {n} = {lit(v)}" for n, v, _ in params]
     lines.append(f"-- value: {lit(out)}")
     if grad:
         for n, v in reals:
