@@ -115,6 +115,20 @@ def same(what, got, want, tol=None):
         raise AssertionError(f"{what}: derived {got}, the source test states {want}")
 
 
+def fs(xs):
+    return [F(x) for x in xs] if not isinstance(xs[0], list) else [fs(x) for x in xs]
+
+
+def transpose(m):
+    return [list(r) for r in zip(*m)]
+
+
+def sparse(rows, n, cols):
+    """A rows x cols matrix from {row: {col: value}} (how the sparse expectations of the
+    histogram tests are transcribed)."""
+    return [[F(n.get(r, {}).get(c, 0)) for c in range(cols)] for r in range(rows)]
+
+
 def onehot(n, i):
     return [F(1) if j == i else F(0) for j in range(n)]
 

@@ -9,14 +9,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from adl import F, D, dmax, dmin, finish, read  # noqa: E402
-from futhark_common import (ADD, MUL, case, ew, fold, hist, jac, same, scan,  # noqa: E402
+from futhark_common import (ADD, MUL, case, ew, fold, fs, hist, jac, same, scan,  # noqa: E402
                             scatter_into, vjp_of)
 
 P = "programs/seed004/"
-
-
-def fs(xs):
-    return [F(x) for x in xs] if not isinstance(xs[0], list) else [fs(x) for x in xs]
 
 
 def straight_line():
