@@ -386,3 +386,56 @@ fn lowering_keeps_soac_forms_and_nested_bodies() {
         &["[1, 2, 3]"],
     );
 }
+
+/// Every golden program (`specs/programs/**`) at its header inputs: the soac JVP equals
+/// the reference JVP along the all-ones tangent, exactly (f64 programs: within the
+/// harness's tolerance).
+#[test]
+fn every_golden_program() {
+    let mut checked = 0;
+    for (path, src) in crate::bot_support::programs() {
+        let f = crate::bot_support::load(&src);
+        let Some(xs) = crate::bot_support::header_inputs(&src, &f) else {
+            continue;
+        };
+        let ts: Vec<Option<Value<Rat>>> = xs
+            .iter()
+            .map(|x| Some(adora_rewrites::engine::program::ones(&x.ty())))
+            .collect();
+        let q = Query::Jvp(ts.clone());
+        let opts = EvalOptions::default();
+        let e = soac();
+        match harness::ask(reference().as_ref(), &f, &xs, &q, &opts) {
+            Ok(want) => {
+                let got = harness::ask(e.as_ref(), &f, &xs, &q, &opts)
+                    .unwrap_or_else(|d| panic!("{path}: {d}"));
+                assert_eq!(got, want, "{path}");
+            }
+            Err(d) if d.kind == adora_core::diag::ErrorKind::NonRational => {
+                let xf: Vec<Value<f64>> = xs.iter().map(crate::bot_support::to_f64).collect();
+                let tf: Vec<Option<Value<f64>>> = ts
+                    .iter()
+                    .map(|t| t.as_ref().map(crate::bot_support::to_f64))
+                    .collect();
+                let q = Query::Jvp(tf);
+                let want = harness::ask(reference().as_ref(), &f, &xf, &q, &opts).unwrap();
+                let got = harness::ask(e.as_ref(), &f, &xf, &q, &opts)
+                    .unwrap_or_else(|d| panic!("{path}: {d}"));
+                let (Answer::Jvp(gv, gt), Answer::Jvp(wv, wt)) = (&got, &want) else {
+                    panic!("{path}: not JVP answers")
+                };
+                assert!(
+                    harness::values_agree(gv, wv, harness::F64_TOLERANCE)
+                        && harness::values_agree(gt, wt, harness::F64_TOLERANCE),
+                    "{path}: {got:?} vs {want:?}"
+                );
+            }
+            Err(_) => continue,
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 50,
+        "only {checked} golden programs had header inputs"
+    );
+}
