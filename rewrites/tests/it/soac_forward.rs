@@ -439,3 +439,19 @@ fn every_golden_program() {
         "only {checked} golden programs had header inputs"
     );
 }
+
+/// At f64 singularities the JVP program gives the reference's IEEE answers
+/// (docs/language.md, "Semantic conventions": `-inf`, NaN, `sign(NaN) = 1`).
+#[test]
+fn f64_singularities_are_ieee_faithful() {
+    for (body, x) in [
+        ("pow(x, -2) + 1.0", "0"),
+        ("x / 0.0 * 0.0", "1"),
+        ("x * sqrt(x)", "0"),
+        ("abs(x * 0.0 / 0.0)", "1"),
+        ("reduce(max, 0.0, [x / 0.0, x])", "0"),
+    ] {
+        let src = format!("def main(x: R) -> R = {body}");
+        jvp_agrees_f64(&src, &[x], &["1"]);
+    }
+}

@@ -271,40 +271,49 @@ pub(crate) fn internal(msg: impl Into<String>) -> Diagnostic {
     )
 }
 
+/// An expression of `kind` without a source position (a generated node).
 pub(crate) fn mk(kind: ExprKind) -> Expr {
     Expr::new(kind, Span::DUMMY)
 }
 
+/// The variable `n`.
 pub(crate) fn var(n: &str) -> Expr {
     mk(ExprKind::Var(n.to_string()))
 }
 
+/// Whether `e` is an atom: a variable or a literal.
 pub(crate) fn is_atom(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Var(_) | ExprKind::Lit(_))
 }
 
+/// The real literal `n`.
 pub(crate) fn real_lit(n: i64) -> Expr {
     mk(ExprKind::Lit(Lit::Real(BigRational::from_integer(
         BigInt::from(n),
     ))))
 }
 
+/// The integer literal `n`.
 pub(crate) fn int_lit(n: i64) -> Expr {
     mk(ExprKind::Lit(Lit::Int(BigInt::from(n))))
 }
 
+/// The built-in `p` applied to `args`.
 pub(crate) fn prim(p: Prim, args: Vec<Expr>) -> Expr {
     mk(ExprKind::Prim(p, args))
 }
 
+/// The array literal `[e1, …, en]`.
 pub(crate) fn array(es: Vec<Expr>) -> Expr {
     mk(ExprKind::Array(es))
 }
 
+/// The tuple `(e1, …, en)`.
 pub(crate) fn tuple(es: Vec<Expr>) -> Expr {
     mk(ExprKind::Tuple(es))
 }
 
+/// `e[i]` for a constant index `i`.
 pub(crate) fn index(e: Expr, i: i64) -> Expr {
     mk(ExprKind::Index(Box::new(e), vec![int_lit(i)]))
 }
