@@ -95,10 +95,16 @@ pub fn program_engine(name: Option<&str>, q: Question) -> Result<Box<dyn Engine>
             .iter()
             .map(|e| format!("`{}`", e.name()))
             .collect();
+        let derives: Vec<&str> = e.programs().iter().map(|q| q.name()).collect();
+        let why = if derives.is_empty() {
+            "it answers at run time only".to_string()
+        } else {
+            format!("it derives: {}", derives.join(", "))
+        };
         return Err(inputs::plain_error(
             ErrorKind::Unsupported,
             format!(
-                "engine `{}` derives no {} program (it answers at run time only); engines that do: {}",
+                "engine `{}` derives no {} program ({why}); engines that do: {}",
                 e.name(),
                 q.name(),
                 with.join(", ")

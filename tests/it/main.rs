@@ -13,5 +13,6 @@ mod limits_elements;
 mod regress_fuzz_findings;
 mod regress_reliability;
 mod sizes;
+mod soac_cli;
 mod support;
 mod theorems;

@@ -1,10 +1,16 @@
 //! The engine properties, generated from the engine registry
 //! (`adora_rewrites::engine::under_test`): every registered engine but the reference gets
 //!
-//! * `E/grad-equals-reference`: every route the engine offers for `grad` (its derivative
-//!   program, its runtime answers) gives exactly the reference value and gradient;
-//! * `E/adjoint-law`: `<ct, J t> = <J^T ct, t>` exactly for random tangents and
-//!   cotangents, and `J t` equals the reference JVP;
+//! * `E/grad-equals-reference` (engines that answer `grad`): every route the engine
+//!   offers for `grad` (its derivative program, its runtime answers) gives exactly the
+//!   reference value and gradient;
+//! * `E/jvp-equals-reference` (engines that answer `jvp`): every route the engine offers
+//!   for `jvp` gives exactly the reference value and JVP for random tangents;
+//! * `E/adjoint-law` (engines that answer both `jvp` and `vjp`): `<ct, J t> = <J^T ct,
+//!   t>` exactly for random tangents and cotangents, and `J t` equals the reference JVP;
+//!
+//! A question an engine does not answer gets no property (never a property that passes
+//! without checking anything: the harness would answer `Unsupported`).
 //!
 //! and every engine that derives programs also
 //!
@@ -73,7 +79,9 @@ fn generate() -> Vec<Property> {
                 check,
             },
         };
-        out.push(prop(
+        let answers = |q: Question| !harness::routes(e.as_ref(), q).is_empty();
+        if answers(Question::Grad) {
+            out.push(prop(
             "grad-equals-reference",
             "docs/architecture.md (the reference derivative is the ground truth); the engine's paper",
             format!("every route engine `{name}` offers for `grad` (derivative program, runtime answers), through the engine harness, gives exactly the reference value and gradient of a real-scalar program (the figure: the fraction of cases with a non-zero gradient)"),
@@ -81,7 +89,19 @@ fn generate() -> Vec<Property> {
             RetKind::RealScalar,
             grad_equals_reference,
         ));
-        out.push(prop(
+        }
+        if answers(Question::Jvp) {
+            out.push(prop(
+                "jvp-equals-reference",
+                "docs/architecture.md (the reference derivative is the ground truth); seed 004 §2.0.1, §3",
+                format!("every route engine `{name}` offers for `jvp` (derivative program, runtime answers), through the engine harness, gives exactly the reference value and JVP for random tangents (the figure: the fraction of cases with a non-zero tangent)"),
+                Some(Figure { label: "non-zero tangent (fraction)", agg: Agg::Mean }),
+                RetKind::Any,
+                jvp_equals_reference,
+            ));
+        }
+        if answers(Question::Jvp) && answers(Question::Vjp) {
+            out.push(prop(
             "adjoint-law",
             "seed 002 §7 (transposition), seed 000 §6.4: <ct, J t> = <J^T ct, t>",
             format!("for random tangents t and cotangents ct, engine `{name}`'s JVP and VJP (through the harness) satisfy <ct, J t> = <J^T ct, t> exactly, and J t equals the reference JVP (the figure: the fraction of cases where both sides are not zero)"),
@@ -89,6 +109,7 @@ fn generate() -> Vec<Property> {
             RetKind::Real,
             adjoint,
         ));
+        }
         if e.programs().is_empty() {
             continue;
         }
@@ -188,6 +209,42 @@ fn grad_equals_reference(e: &dyn Engine, case: &Case) -> Outcome {
             let program = match route {
                 Route::Program => e
                     .program(&f, Question::Grad)
+                    .map(|dp| adora_core::pretty::function(&dp.function))
+                    .unwrap_or_default(),
+                Route::Runtime => String::new(),
+            };
+            return fail(format!(
+                "{what}: {}\nreference: {}\n{program}",
+                show_answer(&got),
+                show_answer(&want)
+            ));
+        }
+    }
+    Pass::figure(if nonzero(&want) { 1.0 } else { 0.0 })
+}
+
+fn jvp_equals_reference(e: &dyn Engine, case: &Case) -> Outcome {
+    if !has_real_input(case) {
+        return Pass::vacuous();
+    }
+    let f = load(case)?;
+    let mut rng = aux_rng(case, 13);
+    let query = Query::Jvp(random_tangents(&case.inputs, &mut rng));
+    let r = engine::reference();
+    let want = or_vacuous!(call(
+        harness::ask(r.as_ref(), &f, &case.inputs, &query, &opts()),
+        "the reference"
+    ));
+    for route in harness::routes(e, Question::Jvp) {
+        let what = format!("engine `{}` ({route:?})", e.name());
+        let got = or_vacuous!(call(
+            harness::ask_by(e, route, &f, &case.inputs, &query, &opts()),
+            &what
+        ));
+        if got != want {
+            let program = match route {
+                Route::Program => e
+                    .program(&f, Question::Jvp)
                     .map(|dp| adora_core::pretty::function(&dp.function))
                     .unwrap_or_default(),
                 Route::Runtime => String::new(),
@@ -378,6 +435,8 @@ fn cheap_gradient(e: &dyn Engine, case: &Case) -> Outcome {
 #[cfg(test)]
 mod tests {
     use crate::runner::{run_property_persisting, CheckConfig, Persistence};
+    use adora_rewrites::engine::harness;
+    use adora_rewrites::engine::Question;
 
     /// Every generated engine property holds on 24 cases with a fixed seed, and every
     /// engine under test has its properties.
@@ -385,8 +444,17 @@ mod tests {
     fn generated_engine_properties_hold() {
         let props = super::properties();
         for e in adora_rewrites::engine::under_test() {
-            let name = format!("{}/grad-equals-reference", e.name());
-            assert!(props.iter().any(|p| p.name == name), "no {name}");
+            // One `E/Q-equals-reference` per question the engine answers, none otherwise.
+            for q in [Question::Grad, Question::Jvp] {
+                let name = format!("{}/{}-equals-reference", e.name(), q.name());
+                let answers = !harness::routes(e.as_ref(), q).is_empty();
+                assert_eq!(
+                    props.iter().any(|p| p.name == name),
+                    answers,
+                    "{name}: the property exists exactly when the engine answers {}",
+                    q.name()
+                );
+            }
         }
         let mut failures = Vec::new();
         for p in &props {

@@ -4,6 +4,14 @@
 //!
 //! | module | job | paper |
 //! |---|---|---|
+//! | [`engine`] | the `Engine` impl `Soac`, registered as `soac` | — |
+//! | [`forward`] | JVP programs: tangent statements interleaved with the primal | §2.0.1, §3 |
+//! | [`lower`] | bulk forms (`build`, `gather`, `scatter`, `sum`, …) as SOACs | §2 |
 //! | [`rules`] | reverse rules of `reduce`, `scan`, `reduce_by_index`, `scatter_into` | §5.1–§5.3 |
 
+pub mod engine;
+pub mod forward;
+pub mod lower;
 pub mod rules;
+
+pub use engine::Soac;
