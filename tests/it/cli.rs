@@ -169,6 +169,46 @@ fn cost_reports_the_design_examples() {
     assert_eq!(j["primal"]["ops"], 11);
 }
 
+/// `cost --numeric f64` counts the evaluation in doubles, so programs with `exp` get
+/// counts: the same counts as exact evaluation where both run, and an `exp` program,
+/// which exact mode refuses (exit 2), is counted with its gradient program.
+#[test]
+fn cost_counts_f64_evaluation() {
+    let p = file(
+        "cost",
+        "frac64.adl",
+        b"def main(x: R[3]) -> R = sum(x / (1 + x * x))\n",
+    );
+    let j = json(&adora(&[
+        "cost",
+        p.to_str().unwrap(),
+        "--numeric",
+        "f64",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(j["primal"]["ops"], 11);
+    let e = file(
+        "cost",
+        "exp64.adl",
+        b"def main(x: R[4]) -> R = sum(exp(x) * x)\n",
+    );
+    let e = e.to_str().unwrap();
+    assert_eq!(adora(&["cost", e]).status.code(), Some(2));
+    let j = json(&adora(&[
+        "cost",
+        e,
+        "--numeric",
+        "f64",
+        "--engine",
+        "dual",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(j["primal"]["ops"], 11);
+    assert!(j["gradient"]["ops"].as_u64().unwrap() > 11, "{j}");
+}
+
 /// Runs `args` and demands exit code 2 with `needle` in the error output.
 fn bad(args: &[&str], needle: &str) {
     let o = adora(args);
