@@ -4,6 +4,8 @@
 //!
 //! | module | job | paper |
 //! |---|---|---|
+//! | [`reverse`] | reverse mode (VJP, grad) by redundant execution: forward sweep, return sweep, statements, `let`, tuples, indexing, `if`, `map`, `loop` | §4, §5.4, §6 |
 //! | [`rules`] | reverse rules of `reduce`, `scan`, `reduce_by_index`, `scatter_into` | §5.1–§5.3 |
 
+pub mod reverse;
 pub mod rules;
