@@ -175,6 +175,42 @@ pub fn counted(f: &Function, q: Question, rules: Rules) -> Result<(DerivativePro
     Ok((dp, counts))
 }
 
+/// Per scope of `f` (the labels of [`Counts`]; operator lambdas excepted): its nesting
+/// depth, `main` 0 and each body of an `if`, `map` or `loop` one more than the scope it is
+/// in. Seed 004 §4.1 bounds a scope's copies by its depth plus one (`S004-X1b`).
+pub fn depths(f: &Function) -> Result<BTreeMap<String, usize>> {
+    let names: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
+    let mut supply = crate::kit::names::supply_for(&names, &f.body);
+    let mut types = HashMap::new();
+    for p in &f.params {
+        types.insert(p.name.clone(), p.ty.clone());
+    }
+    let mut norm = Norm {
+        supply: &mut supply,
+        types: &mut types,
+        alias: HashMap::new(),
+        ifs: 0,
+    };
+    let body = adora_core::with_stack(|| norm.body("main".into(), &f.body))?;
+    let mut out = BTreeMap::new();
+    walk_depths(&body, 0, &mut out);
+    Ok(out)
+}
+
+fn walk_depths(b: &ir::Body, d: usize, out: &mut BTreeMap<String, usize>) {
+    out.insert(b.label.clone(), d);
+    for st in &b.stmts {
+        match &st.rhs {
+            ir::Rhs::If { then_, else_, .. } => {
+                walk_depths(then_, d + 1, out);
+                walk_depths(else_, d + 1, out);
+            }
+            ir::Rhs::Map { body, .. } | ir::Rhs::Loop { body, .. } => walk_depths(body, d + 1, out),
+            ir::Rhs::Flat(_) | ir::Rhs::Soac(_) => {}
+        }
+    }
+}
+
 /// The copies of `log` that survive dead-code elimination in `body` (one of their
 /// statements is still bound there), counted per label.
 fn counts_after(log: &[(String, Vec<adora_core::ast::Name>)], body: &Expr) -> Counts {
