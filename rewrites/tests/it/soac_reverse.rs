@@ -179,6 +179,56 @@ fn map_with_free_scalars_and_arrays() {
 }
 
 #[test]
+fn free_arrays_read_by_indexing_accumulate_index_value_pairs() {
+    // One-dimensional accesses, in and out of bounds, two sites.
+    agrees(
+        "def main(xs: R[4], a: R[3], is: Z[4]) -> R[4] = map((x, i) => x * a[i] + a[i + 1] * a[0], xs, is)",
+        &["[1, -2, 3, 1/2]", "[1, 2, 3]", "[0, 2, 3, -1]"],
+    );
+    // A multi-index access into a matrix (out of bounds in either component), and a
+    // partial index (a row).
+    agrees(
+        "def main(xs: R[3], m: R[2, 3], is: Z[3]) -> R[3] =
+           map((x, i) => x * m[i, 2 - i] + sum(m[1 - i]) * x, xs, is)",
+        &["[1, 2, 3]", "[[1, 2, 3], [4, 5, 6]]", "[0, 1, 3]"],
+    );
+    // Read by indexing and as a whole: the whole-array fallback.
+    agrees(
+        "def main(xs: R[3], a: R[3]) -> R[3] = map(x => x * a[1] + sum(a), xs)",
+        &["[1, 2, 3]", "[4, 5, 6]"],
+    );
+    // Read in a nested map: accumulated there, summed at the outer map.
+    agrees(
+        "def main(m: R[2, 3], a: R[3]) -> R[2, 3] = map(r => map((x, i) => x * a[i], r, iota(3)), m)",
+        &["[[1, 2, 3], [4, 5, 6]]", "[1, -1, 2]"],
+    );
+    // An access whose adjoint is zero (its value unused by the result).
+    agrees(
+        "def main(xs: R[2], a: R[3]) -> R[2] = map(x => let u = a[2] in x * a[0], xs)",
+        &["[1, 2]", "[4, 5, 6]"],
+    );
+}
+
+/// Whether the VJP program of `src` adds pairs of a map's accesses by
+/// `reduce_by_index` (its indices come out of the map as reals, back through `floor`).
+fn accumulates(src: &str) -> bool {
+    let f = load(src);
+    let dp = reverse::program(&f, Question::Vjp).unwrap();
+    let text = adora_core::pretty::function(&dp.function);
+    text.contains("floor(") && text.contains("reduce_by_index(")
+}
+
+#[test]
+fn only_arrays_read_by_indexing_alone_get_accumulators() {
+    assert!(accumulates(
+        "def main(xs: R[4], a: R[100], is: Z[4]) -> R[4] = map((x, i) => x * a[i], xs, is)"
+    ));
+    assert!(!accumulates(
+        "def main(xs: R[3], a: R[3]) -> R[3] = map(x => x * a[1] + sum(a), xs)"
+    ));
+}
+
+#[test]
 fn nested_maps_and_maps_with_array_results() {
     agrees(
         "def main(m: R[2, 3], w: R, v: R[3]) -> R[2] =

@@ -94,6 +94,13 @@ impl Rev {
             },
             K::Index(x, is) => {
                 let is: Vec<Expr> = is.iter().map(|i| self.sub(i)).collect();
+                if let adora_core::ast::Pat::Var(yn) = &st.pat {
+                    if let Some(slot) = self.acc_sites.get_mut(yn) {
+                        // An access of an accumulated free array (§5.4, `super::map_acc`).
+                        *slot = Some((is, g));
+                        return Ok(());
+                    }
+                }
                 self.add_at(adj, x, &is, g, out)
             }
             K::Lit(_) => Ok(()),

@@ -455,7 +455,8 @@ pub fn free_of(b: &Body) -> BTreeSet<Name> {
     out
 }
 
-fn rhs_free(r: &Rhs) -> BTreeSet<Name> {
+/// The variables a right-hand side reads from outside it.
+pub fn rhs_free(r: &Rhs) -> BTreeSet<Name> {
     match r {
         Rhs::Flat(e) | Rhs::Soac(e) => free_vars(e),
         Rhs::If { cond, then_, else_ } => {

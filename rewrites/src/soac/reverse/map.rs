@@ -15,6 +15,7 @@
 use super::build::{bin, int, prim, wrap, zeros, Adj, Block, Rev};
 use super::flat::shape;
 use super::ir::{free_of, mk, var, Body, St};
+use super::map_acc::{sites_of, Site};
 use super::sweep::Adjoints;
 use adora_core::ast::{BinOp, Expr, ExprKind, Lambda, Name, Op, Prim};
 use adora_core::diag::Result;
@@ -99,14 +100,24 @@ impl Rev {
             .into_iter()
             .filter(|x| !params.contains(x))
             .collect();
+        let mut sites: Vec<Site> = Vec::new();
         for f in self.with_reals(free)? {
-            outs.push(f);
-            param_of.push(None);
+            let fty = self.ty(&f)?;
+            match sites_of(body, &f, &fty) {
+                Some(ss) => sites.extend(ss),
+                None => {
+                    outs.push(f);
+                    param_of.push(None);
+                }
+            }
         }
-        if outs.is_empty() {
+        if outs.is_empty() && sites.is_empty() {
             return Ok(());
         }
-        let out_tys = self.types_of(&outs)?;
+        let mut out_tys = self.types_of(&outs)?;
+        for s in &sites {
+            self.acc_sites.insert(s.stmt.clone(), None);
+        }
         let g = self.materialize(&ybar, &st.ty, out)?;
         let args2: Vec<Expr> = args.iter().map(|a| self.sub(a)).collect();
         // The reversed lambda.
@@ -124,7 +135,15 @@ impl Rev {
         for (a, t) in adjs.iter().zip(&out_tys) {
             mats.push(self.materialize(a, t, &mut blk)?);
         }
-        let single = outs.len() == 1 && matches!(out_tys[0], Type::Array(Base::R, _));
+        for s in &sites {
+            let rec = self.acc_sites.remove(&s.stmt).flatten();
+            let (i, v, vty) = self.site_outputs(s, rec, &mut blk)?;
+            mats.push(i);
+            out_tys.push(Type::real());
+            mats.push(v);
+            out_tys.push(vty);
+        }
+        let single = out_tys.len() == 1 && matches!(out_tys[0], Type::Array(Base::R, _));
         let mut all_leaves = Vec::new();
         let result = if single {
             mats[0].clone()
@@ -197,6 +216,19 @@ impl Rev {
                     &mut Vec::new(),
                 ));
             }
+        }
+        let site_cols: Vec<Adj> = per_out.split_off(outs.len());
+        for (j, s) in sites.iter().enumerate() {
+            let (Adj::Atom(is), Adj::Atom(vs)) = (&site_cols[2 * j], &site_cols[2 * j + 1]) else {
+                return Err(super::ir::internal(
+                    "an accumulator's columns are not atoms",
+                ));
+            };
+            let aty = self.ty(&s.array)?;
+            let old = adj.remove(&s.array).unwrap_or(Adj::Zero);
+            let old = self.materialize(&old, &aty, out)?;
+            let new = self.site_accumulate(s, old, is.clone(), vs.clone(), out)?;
+            adj.insert(s.array.clone(), Adj::Atom(new));
         }
         for ((name, t), (stk, k)) in outs
             .iter()

@@ -19,6 +19,7 @@
 //! | `if` | both branches differentiated, the taken one run | [`control`] | §6.3 |
 //! | `loop` | checkpoint per iteration, reversed loop re-executing the body | [`control`] | §4.2, §4.3 |
 //! | `map` | reversed lambda mapped; free variables summed by `reduce(+)` | [`map`] | §5.4, §6.1 |
+//! | free arrays of a `map` read by indexing | (index, value) pairs added by `reduce_by_index(+)` | [`map_acc`] | §5.4 |
 //! | `reduce`, `scan`, `reduce_by_index`, `scatter_into` | [`Rules`] (`soac::rules`) | [`soac`] | §5.1–§5.3 |
 //!
 //! The derivative program (`Full` layout): `(x1, …, xn, ct) -> (value, x̄k…)`, one
@@ -32,6 +33,7 @@ pub mod dce;
 pub mod flat;
 pub mod ir;
 pub mod map;
+pub mod map_acc;
 pub mod soac;
 pub mod sweep;
 
@@ -93,6 +95,7 @@ pub fn counted(f: &Function, q: Question, rules: Rules) -> Result<(DerivativePro
         open: Vec::new(),
         reexec: false,
         droppable: Default::default(),
+        acc_sites: HashMap::new(),
         rules,
         ifs,
     };
