@@ -511,3 +511,43 @@ fn golden_programs_it_accepts_agree_with_the_reference() {
     eprintln!("soac reverse: {checked} golden programs checked, {skipped} unsupported");
     assert!(checked >= 20, "only {checked} golden programs checked");
 }
+
+/// `vjp` of `src` at `lits` in f64 mode agrees with the reference by the harness's f64
+/// rule (docs/architecture.md §10: equal infinities, NaN with NaN, finite values within
+/// the relative tolerance 1e-9).
+fn agrees_f64(src: &str, lits: &[&str]) {
+    let f = load(src);
+    let xs: Vec<Value<f64>> = inputs(&f, lits).iter().map(|v| v.to_f64()).collect();
+    let ct = direction(&Value::<Rat>::zeros(&f.ret), 3).to_f64();
+    let opts = EvalOptions::default();
+    let e = SoacReverse(Rules::default());
+    let got = ask(&e, &f, &xs, &Query::Vjp(ct.clone()), &opts).unwrap();
+    let want = Answer::Gradient(reference::vjp(&f, &xs, &ct, &opts).unwrap());
+    let diffs = adora_rewrites::engine::harness::compare(&f, &got, &want);
+    assert!(diffs.is_empty(), "{src}: {diffs:?}");
+}
+
+#[test]
+fn f64_singularities_are_the_ieee_answers() {
+    agrees_f64("def main(x: R) -> R = pow(x, -2) + 1.0", &["0"]);
+    agrees_f64("def main(x: R) -> R = x / 0.0 * 0.0", &["1"]);
+    agrees_f64("def main(x: R) -> R = x / 0.0", &["1"]);
+    agrees_f64("def main(x: R) -> R = x * sqrt(x)", &["0"]);
+    agrees_f64("def main(x: R) -> R = abs(log(x))", &["-1"]);
+}
+
+#[test]
+fn f64_programs_with_transcendental_functions() {
+    agrees_f64(
+        "def main(xs: R[3], w: R) -> R[3] = map(x => exp(x * w) + sin(x) * tanh(w), xs)",
+        &["[0.5, -1, 2]", "0.25"],
+    );
+    agrees_f64(
+        "def main(x: R, w: R) -> R = loop (a = x) for i < 4 do sqrt(a * a + w) * cos(a)",
+        &["0.75", "2"],
+    );
+    agrees_f64(
+        "def main(xs: R[3], a: R[4]) -> R[3] = map(x => log(x * x + 1.0) * a[1] + a[3], xs)",
+        &["[0.5, -1, 2]", "[1, 2, 3, 4]"],
+    );
+}
