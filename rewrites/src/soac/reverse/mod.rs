@@ -18,6 +18,7 @@
 //! | indexing `y = xs[i]` | `xs̄ = reduce_by_index(xs̄, +, 0, [i], [ȳ])` | [`flat`] | §4.2 |
 //! | `if` | both branches differentiated, the taken one run | [`control`] | §6.3 |
 //! | `loop` | checkpoint per iteration, reversed loop re-executing the body | [`control`] | §4.2, §4.3 |
+//! | strip-mining (`Checkpoint::StripMine`) | loops split into nested strips first | [`stripmine`] | §1 fn. 1, §4.3 |
 //! | `map` | reversed lambda mapped; free variables summed by `reduce(+)` | [`map`] | §5.4, §6.1 |
 //! | free arrays of a `map` read by indexing | (index, value) pairs added by `reduce_by_index(+)` | [`map_acc`] | §5.4 |
 //! | `reduce`, `scan`, `reduce_by_index`, `scatter_into` | [`Rules`] (`soac::rules`) | [`soac`] | §5.1–§5.3 |
@@ -35,6 +36,7 @@ pub mod ir;
 pub mod map;
 pub mod map_acc;
 pub mod soac;
+pub mod stripmine;
 pub mod sweep;
 
 pub use soac::Rules;
@@ -61,9 +63,30 @@ pub fn program(f: &Function, q: Question) -> Result<DerivativeProgram> {
     counted(f, q, Rules::default()).map(|(dp, _)| dp)
 }
 
+/// How loops are checkpointed (seed 004 §4.3; docs/engines/soac-reverse.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Checkpoint {
+    /// The accumulator at every iteration's entry: the body runs twice.
+    #[default]
+    Every,
+    /// Strip-mined into `k` levels of nested loops (`stripmine`), each checkpointed
+    /// at every iteration: about `k · n^(1/k)` checkpoints, the body run `k + 1` times.
+    StripMine(usize),
+}
+
 /// The VJP (or gradient) program of `f` with the SOAC rules `rules`, and the
-/// re-execution counts of its scopes.
+/// re-execution counts of its scopes; loops checkpointed at every iteration.
 pub fn counted(f: &Function, q: Question, rules: Rules) -> Result<(DerivativeProgram, Counts)> {
+    counted_with(f, q, rules, Checkpoint::Every)
+}
+
+/// [`counted`] with the loop checkpointing policy `checkpoint`.
+pub fn counted_with(
+    f: &Function,
+    q: Question,
+    rules: Rules,
+    checkpoint: Checkpoint,
+) -> Result<(DerivativeProgram, Counts)> {
     q.check_function(f)?;
     if q == Question::Jvp {
         return Err(unsupported(
@@ -83,8 +106,11 @@ pub fn counted(f: &Function, q: Question, rules: Rules) -> Result<(DerivativePro
         alias: HashMap::new(),
         ifs: 0,
     };
-    let body = adora_core::with_stack(|| norm.body("main".into(), &f.body))?;
+    let mut body = adora_core::with_stack(|| norm.body("main".into(), &f.body))?;
     let ifs = norm.ifs;
+    if let Checkpoint::StripMine(k) = checkpoint {
+        stripmine::stripmine(&mut body, k, &mut supply, &mut types);
+    }
     let ct = supply.fresh("ct");
     types.insert(ct.clone(), f.ret.clone());
     let mut rev = Rev {
