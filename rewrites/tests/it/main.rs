@@ -40,3 +40,4 @@ mod regress_extract;
 mod regress_f64_ieee;
 mod regress_singularities;
 mod soac_reverse;
+mod soac_reverse_plan;
