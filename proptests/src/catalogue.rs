@@ -9,7 +9,7 @@
 use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
-use crate::props::{bot, cost, dual, engines, kit, lang, linear, semantics, soac};
+use crate::props::{bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_reverse};
 use adora_rewrites::engine::Engine;
 
 /// A passing check's report.
@@ -126,6 +126,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(bot::properties());
     out.extend(dual::properties());
     out.extend(linear::properties());
+    out.extend(soac_reverse::properties());
     out.extend(kit::properties());
     out.extend(soac::properties());
     out.extend(engines::properties());

@@ -1,6 +1,6 @@
 //! The properties, one module per area: [`lang`] (parser, printer, checker, elaboration),
 //! [`semantics`] (evaluators and the reference derivative), [`cost`] (cost models), [`bot`] (the bulk-operation transform), [`dual`] (dual-arrays
-//! reverse AD), [`linear`] (linearize, unzip, transpose), [`kit`] (the lowering kit), [`soac`] (engine `soac`'s lowering), [`engines`] (the properties every registered
+//! reverse AD), [`linear`] (linearize, unzip, transpose), [`kit`] (the lowering kit), [`soac`] (engine `soac`'s lowering), [`soac_reverse`] (engine `soac`'s reverse mode), [`engines`] (the properties every registered
 //! engine gets, generated from the registry); with
 //! shared helpers in [`util`] and alpha-equivalence in [`alpha`].
 
@@ -14,4 +14,5 @@ pub mod lang;
 pub mod linear;
 pub mod semantics;
 pub mod soac;
+pub mod soac_reverse;
 pub mod util;

@@ -42,3 +42,5 @@ mod regress_extract;
 mod regress_f64_ieee;
 mod regress_singularities;
 mod soac_forward;
+mod soac_reverse;
+mod soac_reverse_plan;
