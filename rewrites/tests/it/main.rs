@@ -39,3 +39,4 @@ mod regress_constant_lets;
 mod regress_extract;
 mod regress_f64_ieee;
 mod regress_singularities;
+mod soac_rules;
