@@ -184,3 +184,29 @@ fn general_operator_with_free_variable_gets_its_adjoint() {
         scalar(1),
     );
 }
+
+#[test]
+fn the_rule_table_names_exactly_the_rules() {
+    use adora_rewrites::soac::rules::{reduce, reduce_by_index, scan, scatter_into};
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/engines/soac-rules.md"
+    ))
+    .expect("docs/engines/soac-rules.md");
+    let in_doc: std::collections::BTreeSet<&str> = doc
+        .lines()
+        .filter(|l| l.starts_with("| `") && l.ends_with(" |") && l.matches(" | ").count() == 4)
+        .filter_map(|l| l.split('`').nth(1))
+        .collect();
+    let in_code: std::collections::BTreeSet<&str> = reduce::RULES
+        .iter()
+        .chain(&scan::RULES)
+        .chain(&reduce_by_index::RULES)
+        .chain(&scatter_into::RULES)
+        .copied()
+        .collect();
+    assert_eq!(
+        in_doc, in_code,
+        "docs/engines/soac-rules.md's rule table and the RULES of rewrites/src/soac/rules differ"
+    );
+}
