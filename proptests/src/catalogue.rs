@@ -9,7 +9,7 @@
 use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
-use crate::props::{bot, cost, dual, engines, kit, lang, linear, semantics};
+use crate::props::{bot, cost, dual, engines, kit, lang, linear, semantics, soac_rules};
 use adora_rewrites::engine::Engine;
 
 /// A passing check's report.
@@ -128,6 +128,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(linear::properties());
     out.extend(kit::properties());
     out.extend(engines::properties());
+    out.extend(soac_rules::properties());
     out
 }
 
