@@ -2,7 +2,8 @@
 //! docs/engines/soac-rules.md). Writes happen in index order and the last write to a
 //! position wins; out-of-bounds writes are dropped (docs/language.md). So `vs[j]` gets
 //! `ȳ[is[j]]` when its write survives, and `dest` gets `ȳ` with zeros at the written
-//! positions. Both take work proportional to `#vs` beyond the copy of `ȳ`.
+//! positions. Beyond two arrays of the destination's size (`ȳ`'s copy and the last
+//! writers), the work is proportional to `#vs`.
 
 use super::code::*;
 use super::{RevEnv, RuleOutput, Stmt};

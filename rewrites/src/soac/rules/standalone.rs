@@ -272,7 +272,8 @@ pub fn vjp_program(f: &Function) -> Result<DerivativeProgram> {
     })
 }
 
-/// Builds [`vjp_program`] of `f`, checks it (types, signature, unique binders), runs it
+/// Builds [`vjp_program`] of `f`, checks it (types, signature, unique binders, printing
+/// that parses back to the same program), runs it
 /// in exact mode and compares value and cotangents with the reference VJP with `==`.
 /// `Err` carries a readable failure.
 pub fn check(
@@ -290,6 +291,18 @@ pub fn check(
         if !seen.insert(b.clone()) {
             return Err(format!("binder `{b}` is not unique"));
         }
+    }
+    let text = adora_core::pretty::function(&dp.function);
+    let parsed = adora_core::parser::parse_program(&text).map_err(|d| {
+        format!(
+            "the printed derivative program does not parse: {}\n{text}",
+            d.message
+        )
+    })?;
+    if parsed.defs.len() != 1 || parsed.defs[0].body != dp.function.body {
+        return Err(format!(
+            "the printed derivative program parses to another program:\n{text}"
+        ));
     }
     let opts = EvalOptions::default();
     let want = reference::vjp(f, inputs, cotangent, &opts).map_err(show)?;
