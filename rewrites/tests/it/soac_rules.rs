@@ -210,3 +210,48 @@ fn the_rule_table_names_exactly_the_rules() {
         "docs/engines/soac-rules.md's rule table and the RULES of rewrites/src/soac/rules differ"
     );
 }
+
+/// In f64 mode the rules agree with the reference within the harness's tolerance on the
+/// finite random instances (docs/engines/soac-rules.md, "Checking the rules").
+#[test]
+fn f64_agrees_within_tolerance_on_finite_instances() {
+    use adora_rewrites::engine::harness::{evaluate, values_agree, Answer, Query, F64_TOLERANCE};
+    use adora_semantics::eval::EvalOptions;
+    let kinds = [
+        Kind::ReduceMul,
+        Kind::ReduceMinMax,
+        Kind::ReduceGeneral,
+        Kind::ScanGeneral,
+        Kind::ReduceByIndex,
+        Kind::ReduceByIndexGeneral,
+        Kind::Scatter,
+    ];
+    let opts = EvalOptions::default();
+    for kind in kinds {
+        for seed in 0..60 {
+            let inst = instance(kind, seed).expect("instance");
+            let f = &inst.function;
+            let inputs: Vec<Value<f64>> = inst.inputs.iter().map(Value::from_rationals).collect();
+            let cot = Value::<f64>::from_rationals(&inst.cotangent);
+            let dp = vjp_program(f).expect("builds");
+            let want = adora_semantics::reference::vjp(f, &inputs, &cot, &opts).expect("reference");
+            let Answer::Gradient(got) =
+                evaluate(&dp, f, &inputs, &Query::Vjp(cot.clone()), &opts).expect("runs")
+            else {
+                panic!("not a gradient");
+            };
+            for (g, w) in got.grads.iter().zip(&want.grads) {
+                let ok = match (g, w) {
+                    (Some(g), Some(w)) => values_agree(g, w, F64_TOLERANCE),
+                    (None, None) => true,
+                    _ => false,
+                };
+                assert!(
+                    ok,
+                    "{kind:?} seed {seed}: {:?} vs {:?}",
+                    got.grads, want.grads
+                );
+            }
+        }
+    }
+}
