@@ -288,12 +288,8 @@ pub fn copy_lambda(env: &mut dyn RevEnv, lam: &Lambda) -> Lambda {
 /// `lam(args…)` as `let (p1, …) = (a1, …) in body` with a fresh copy of `lam`.
 pub fn apply(env: &mut dyn RevEnv, lam: &Lambda, args: Vec<Expr>) -> Expr {
     let l = copy_lambda(env, lam);
-    match args.len() {
-        1 => let_(
-            Pat::Var(l.params[0].clone()),
-            args.into_iter().next().expect("one argument"),
-            *l.body,
-        ),
+    match (l.params.as_slice(), args.as_slice()) {
+        ([p], [a]) => let_(Pat::Var(p.clone()), a.clone(), *l.body),
         _ => let_(Pat::Tuple(l.params), tuple(args), *l.body),
     }
 }

@@ -7,7 +7,7 @@
 
 use adora_core::ast::Function;
 use adora_core::diag::Result;
-use adora_semantics::value::Value;
+use adora_semantics::value::{Tensor, Value};
 use adora_semantics::Rat;
 use num_bigint::BigInt;
 
@@ -93,7 +93,7 @@ fn tie(rng: &mut Rng) -> Rat {
 fn reals(rng: &mut Rng, shape: Vec<usize>, f: fn(&mut Rng) -> Rat) -> Value<Rat> {
     let n = shape.iter().product();
     let data = (0..n).map(|_| f(rng)).collect();
-    Value::reals(shape, data).expect("the data fits the shape")
+    Value::Real(Tensor { shape, data })
 }
 
 /// `R[a, b…]` in the concrete syntax.
@@ -225,7 +225,10 @@ pub fn instance(kind: Kind, seed: u64) -> Result<Instance> {
             let dest = reals(&mut rng, with(b, &sh), values);
             let ne = fill(&mut rng, sh.clone());
             let vs = reals(&mut rng, with(m, &sh), values);
-            let is_v = Value::ints(vec![m], is).expect("the indices fit");
+            let is_v = Value::Int(Tensor {
+                shape: vec![m],
+                data: is,
+            });
             let (dty, vty) = (ty(&with(b, &sh)), ty(&with(m, &sh)));
             let extra = if free {
                 format!(", c: {slice}")
