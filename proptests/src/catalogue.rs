@@ -9,7 +9,9 @@
 use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
-use crate::props::{bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_reverse};
+use crate::props::{
+    bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_reverse, soac_rules,
+};
 use adora_rewrites::engine::Engine;
 
 /// A passing check's report.
@@ -130,6 +132,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(kit::properties());
     out.extend(soac::properties());
     out.extend(engines::properties());
+    out.extend(soac_rules::properties());
     out
 }
 

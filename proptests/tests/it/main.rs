@@ -8,3 +8,4 @@ mod properties;
 mod runner;
 mod sized_cases;
 mod soac_reverse;
+mod soac_rules;

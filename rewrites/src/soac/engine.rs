@@ -1,13 +1,14 @@
 //! The engine `soac` (seed 004, *AD for an Array Language with Nested Parallelism*):
 //! its entry in the registry (`crate::engine::registry`) and the questions it answers by
-//! derivative programs (docs/engines/soac-forward.md).
+//! derivative programs (docs/engines/soac.md).
 
 use crate::engine::{DerivativeProgram, Engine, Fragment, Question};
 use adora_core::ast::Function;
-use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+use adora_core::diag::Result;
 
 /// The engine `soac`: forward mode by tangent statements interleaved with the primal
-/// (seed 004 §2.0.1, §3; [`super::forward`]) over the whole core language.
+/// (seed 004 §2.0.1, §3; [`super::forward`]) and reverse mode by redundant execution
+/// (seed 004 §4–§6; [`super::reverse`]) over the whole core language.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Soac;
 
@@ -16,27 +17,19 @@ impl Engine for Soac {
         "soac"
     }
     fn description(&self) -> &str {
-        "seed 004 (AD for an Array Language with Nested Parallelism): JVP programs by tangent statements interleaved with the primal, over every construct"
+        "seed 004 (AD for an Array Language with Nested Parallelism): JVP programs by tangent statements interleaved with the primal; VJP and grad programs by redundant execution (forward sweep, return sweep), over every construct"
     }
     fn fragments(&self) -> &'static [Fragment] {
         &[Fragment::Scalar, Fragment::Bulk, Fragment::Soac]
     }
     fn programs(&self) -> &'static [Question] {
-        &[Question::Jvp]
+        &[Question::Grad, Question::Vjp, Question::Jvp]
     }
+
     fn program(&self, f: &Function, q: Question) -> Result<DerivativeProgram> {
         match q {
             Question::Jvp => super::forward::program(f),
-            // The reverse mode (`soac/reverse/`) is not registered yet: a skip for every
-            // caller, never a pass (docs/engines/soac-forward.md, "The engine").
-            Question::Grad | Question::Vjp => Err(Diagnostic::new(
-                ErrorKind::Unsupported,
-                Span::DUMMY,
-                format!(
-                    "engine `soac` derives no {} program (it derives: jvp)",
-                    q.name()
-                ),
-            )),
+            Question::Grad | Question::Vjp => super::reverse::program(f, q),
         }
     }
 }

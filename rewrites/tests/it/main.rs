@@ -44,3 +44,4 @@ mod regress_singularities;
 mod soac_forward;
 mod soac_reverse;
 mod soac_reverse_plan;
+mod soac_rules;

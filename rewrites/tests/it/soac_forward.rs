@@ -90,7 +90,7 @@ fn jvp_agrees_f64(src: &str, inputs: &[&str], tangents: &[&str]) {
 }
 
 #[test]
-fn soac_is_registered_after_linear_and_answers_jvp_only() {
+fn soac_is_registered_after_linear_and_answers_every_question() {
     let names: Vec<String> = adora_rewrites::engine::registry()
         .iter()
         .map(|e| e.name().to_string())
@@ -98,23 +98,17 @@ fn soac_is_registered_after_linear_and_answers_jvp_only() {
     let k = names.iter().position(|n| n == "soac").unwrap();
     assert_eq!(names[k - 1], "linear");
     let e = soac();
-    assert_eq!(e.programs(), &[Question::Jvp]);
+    assert_eq!(
+        e.programs(),
+        &[Question::Grad, Question::Vjp, Question::Jvp]
+    );
     assert_eq!(e.fragments().len(), 3);
     assert!(e.description().contains("seed 004"));
     let f = load("def main(x: R) -> R = x * x");
-    for q in [Question::Grad, Question::Vjp] {
-        let d = e.program(&f, q).unwrap_err();
-        assert_eq!(d.kind, adora_core::diag::ErrorKind::Unsupported, "{d}");
-        let d = harness::ask(
-            e.as_ref(),
-            &f,
-            &[Value::real(Rat::from_integer(2.into()))],
-            &Query::Grad,
-            &EvalOptions::default(),
-        )
-        .unwrap_err();
-        assert_eq!(d.kind, adora_core::diag::ErrorKind::Unsupported, "{d}");
-    }
+    let xs = [Value::real(Rat::from_integer(2.into()))];
+    let got = harness::ask(e.as_ref(), &f, &xs, &Query::Grad, &EvalOptions::default()).unwrap();
+    let want = adora_semantics::reference::gradient(&f, &xs, &EvalOptions::default()).unwrap();
+    assert_eq!(got, harness::Answer::Gradient(want));
 }
 
 #[test]

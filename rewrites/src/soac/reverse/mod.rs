@@ -94,6 +94,11 @@ pub fn counted_with(
             "engine soac's reverse mode answers grad and vjp; jvp is its forward mode",
         ));
     }
+    // The bulk forms (`build`, `gather`, `scatter`, `sum`, ...) as SOACs first (seed 004
+    // §2; `soac::lower`): the return sweep knows only SOACs. The lowered program is the
+    // one differentiated, and so the primal of the derivative program.
+    let lowered = super::lower::lower(f)?;
+    let f = &lowered;
     let names: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
     let mut supply = crate::kit::names::supply_for(&names, &f.body);
     let mut types = HashMap::new();

@@ -8,11 +8,11 @@
 //! and [`RevEnv::lambda_vjp`], the reverse of an operator lambda by this framework.
 
 use super::build::{wrap, Adj, Block, Rev};
-use super::ir::{free_of, internal, mk, unsupported, var, Norm, St};
+use super::ir::{free_of, internal, mk, var, Norm, St};
 use super::sweep::Adjoints;
 use crate::soac::rules::{LambdaVjp, RevEnv, RuleOutput, Stmt};
 use adora_core::ast::{Expr, ExprKind, Lambda, Name, Op};
-use adora_core::diag::{Result, Span};
+use adora_core::diag::Result;
 use adora_core::types::Type;
 use std::collections::HashMap;
 
@@ -22,7 +22,8 @@ pub type OpRule = fn(&mut dyn RevEnv, &Op, &Stmt) -> Result<RuleOutput>;
 pub type ScatterRule = fn(&mut dyn RevEnv, &Stmt) -> Result<RuleOutput>;
 
 /// The reverse rules of the four SOACs without bodies of their own. The integration of
-/// `soac::rules` sets the fields to `rules::<construct>::reverse`.
+/// `soac::rules`: [`Rules::default`] holds `rules::<construct>::reverse`; tests may
+/// substitute their own.
 #[derive(Clone, Copy)]
 pub struct Rules {
     /// `reduce(op, ne, xs)`.
@@ -35,20 +36,15 @@ pub struct Rules {
     pub scatter_into: ScatterRule,
 }
 
-fn not_yet(what: &str) -> adora_core::diag::Diagnostic {
-    unsupported(
-        Span::DUMMY,
-        format!("engine soac's reverse mode has no rule for `{what}` yet (seed 004 §5)"),
-    )
-}
-
 impl Default for Rules {
+    /// The rules of `soac::rules` (seed 004 §5.1–§5.3).
     fn default() -> Rules {
+        use crate::soac::rules;
         Rules {
-            reduce: |_, _, _| Err(not_yet("reduce")),
-            scan: |_, _, _| Err(not_yet("scan")),
-            reduce_by_index: |_, _, _| Err(not_yet("reduce_by_index")),
-            scatter_into: |_, _| Err(not_yet("scatter_into")),
+            reduce: rules::reduce::reverse,
+            scan: rules::scan::reverse,
+            reduce_by_index: rules::reduce_by_index::reverse,
+            scatter_into: rules::scatter_into::reverse,
         }
     }
 }

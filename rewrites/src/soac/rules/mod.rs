@@ -65,3 +65,12 @@ pub struct RuleOutput {
     /// Contributions to free variables of an operator lambda: name and expression.
     pub free: Vec<(Name, Expr)>,
 }
+
+pub mod code;
+pub mod instances;
+pub mod recurrence;
+pub mod reduce;
+pub mod reduce_by_index;
+pub mod scan;
+pub mod scatter_into;
+pub mod standalone;
