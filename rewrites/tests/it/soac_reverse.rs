@@ -355,3 +355,22 @@ fn bulk_forms_are_lowered_and_every_soac_has_its_rule() {
         agrees(src, lits);
     }
 }
+
+/// A loop accumulator that nests a tuple in a tuple (`adora check --filter soac/adjoint-law
+/// --seed 1 --cases 300`) gets a flat accumulator before the loop rule (`nested_acc`).
+#[test]
+fn loops_whose_accumulator_nests_tuples() {
+    agrees(
+        "def main(z: R[4]) -> (R[3], (R[2], R)) =
+  loop ((acc3, acc4) = (replicate(3, 0.0), (replicate(2, 0.0), 0.0))) for k2 < 3 do
+    (acc3, acc4)",
+        &["[1, 2, 3, 4]"],
+    );
+    agrees(
+        "def main(x: R[3], y: R) -> (R, (R[3], (R, R))) =
+  loop (a = (y, (x, (y, 1.0)))) for i < 3 do
+    let (s, rest) = a in
+    (s * rest.1.0 + rest.0[i], (rest.0 * s, (rest.1.1, s - rest.1.0)))",
+        &["[1, -2, 1/2]", "3/2"],
+    );
+}

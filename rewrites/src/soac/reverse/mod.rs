@@ -35,6 +35,7 @@ pub mod flat;
 pub mod ir;
 pub mod map;
 pub mod map_acc;
+pub mod nested_acc;
 pub mod soac;
 pub mod stripmine;
 pub mod sweep;
@@ -98,6 +99,7 @@ pub fn counted_with(
     // §2; `soac::lower`): the return sweep knows only SOACs. The lowered program is the
     // one differentiated, and so the primal of the derivative program.
     let lowered = super::lower::lower(f)?;
+    let lowered = nested_acc::flatten_nested_accumulators(&lowered)?;
     let f = &lowered;
     let names: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
     let mut supply = crate::kit::names::supply_for(&names, &f.body);
