@@ -9,4 +9,5 @@ mod literal_inference;
 mod nonfinite;
 mod parse;
 mod pretty_real;
+mod print_nonfinite;
 mod sizes;
