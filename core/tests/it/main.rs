@@ -10,4 +10,5 @@ mod nonfinite;
 mod parse;
 mod pretty_real;
 mod print_nonfinite;
+mod sized_helpers;
 mod sizes;

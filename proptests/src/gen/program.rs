@@ -135,7 +135,10 @@ impl Gen {
         let aux = self.rng.gen();
         Case {
             fragment: self.frag(),
-            program: Program { defs },
+            program: Program {
+                defs,
+                templates: Vec::new(),
+            },
             inputs,
             aux,
         }
