@@ -7,3 +7,4 @@ mod kit;
 mod properties;
 mod runner;
 mod sized_cases;
+mod sized_helper_cases;
