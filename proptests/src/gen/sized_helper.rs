@@ -24,6 +24,9 @@ pub const TEMPLATES: [&str; 4] = [
     "def sz(v: R[n]) -> R = sum(build n (i => v[i] * v[n - 1 - i]))",
 ];
 
+/// The index of the template that divides by its size.
+const MEAN: usize = 1;
+
 /// The helper's name in the printed source.
 const NAME: &str = "sz";
 /// The names of its two instances in generated programs.
@@ -73,7 +76,11 @@ impl Gen {
             return None;
         }
         let (x, n) = self.pick(&vectors);
-        let k = self.urange(0, TEMPLATES.len() - 1);
+        // A program exactly computable in f64 divides by 2, 4 and 1/2 only: no mean.
+        let mut k = self.urange(0, TEMPLATES.len() - 1);
+        if self.spec.f64_exact && k == MEAN {
+            k = 0;
+        }
         let defs = vec![
             instance(k, n, INSTANCES[0])?,
             instance(k, 2 * n, INSTANCES[1])?,
