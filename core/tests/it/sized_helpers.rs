@@ -236,3 +236,14 @@ fn programs_with_sized_helpers_print_and_parse_back() {
     let other = adora_core::parse(&src.replace("x[0]", "x[1]")).unwrap();
     assert_ne!(other, p);
 }
+
+#[test]
+fn literal_arguments_take_the_bases_of_the_helpers_parameters() {
+    let src = format!("{DOT}def main(a: R[3]) -> R = dot([1, 2, 3], a) + dot([1], [2])");
+    let want = literal(
+        "def d3(x: R[3], y: R[3]) -> R = sum(x * y)\n\
+         def d1(x: R[1], y: R[1]) -> R = sum(x * y)\n\
+         def main(a: R[3]) -> R = d3([1.0, 2.0, 3.0], a) + d1([1.0], [2.0])",
+    );
+    assert_eq!(load(&src, &[]), want);
+}
