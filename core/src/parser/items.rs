@@ -19,8 +19,9 @@ impl Parser<'_> {
                 return Err(self.unexpected("`def`"));
             }
             match self.template_signature() {
-                Some(sig) => templates.push(self.template(sig)?),
-                None => defs.push(self.def()?),
+                Ok(Some(sig)) => templates.push(self.template(sig)?),
+                Ok(None) => defs.push(self.def()?),
+                Err(why) => defs.push(self.broken_def(why)?),
             }
         }
         if defs.is_empty() && templates.is_empty() {

@@ -36,6 +36,9 @@ pub(crate) struct SizeCtx {
     /// with size parameters, [`crate::sizes::Template`]): each stands for a placeholder,
     /// 0, and size errors other than unknown names are ignored.
     pub placeholders: Option<Vec<Name>>,
+    /// With `placeholders`: every name in a parameter type is a placeholder (a `def`
+    /// whose signature does not parse, `Parser::broken_def`).
+    pub any_name: bool,
 }
 
 impl SizeCtx {
@@ -90,6 +93,7 @@ impl Parser<'_> {
                 }
                 match self.sizes.scope.get(&n) {
                     Some(v) => Ok(*v),
+                    None if self.sizes.any_name => Ok(0),
                     None => Err(self.unbound_param_size(&n, span)),
                 }
             }

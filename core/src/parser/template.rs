@@ -57,9 +57,9 @@ impl Parser<'_> {
     }
 
     /// The signature of the `def` at the cursor when it is a template: its parameter
-    /// types name sizes and it is not the entry point of a sized parse. `None` otherwise,
-    /// and when the signature does not parse (the full parse reports why).
-    pub(super) fn template_signature(&self) -> Option<Signature> {
+    /// types name sizes and it is not the entry point of a sized parse; `None` otherwise.
+    /// An error when the signature does not parse ([`Parser::broken_def`] reports it).
+    pub(super) fn template_signature(&self) -> PResult<Option<Signature>> {
         let mut p = Parser {
             src: self.src,
             toks: self.def_tokens(true),
@@ -69,12 +69,24 @@ impl Parser<'_> {
             sizes: super::sizes::SizeCtx::default(),
             shared: None,
         };
-        let sig = p.signature().ok()?;
+        let sig = p.signature()?;
         let entry = self.sizes.given.as_ref().map(|(e, _)| e);
         if sig.size_names().is_empty() || entry == Some(&sig.name) {
-            return None;
+            return Ok(None);
         }
-        Some(sig)
+        Ok(Some(sig))
+    }
+
+    /// The `def` at the cursor, whose signature does not parse (`why`): parsed with every
+    /// size name of its parameter types at a placeholder, so that the error reported is
+    /// the syntax error where the full parser meets it (`why` is cut short at the `->`).
+    pub(super) fn broken_def(&mut self, why: Box<crate::diag::Diagnostic>) -> PResult<Def> {
+        self.sizes.placeholders = Some(Vec::new());
+        self.sizes.any_name = true;
+        let d = self.def();
+        self.sizes.placeholders = None;
+        self.sizes.any_name = false;
+        d.and(Err(why))
     }
 
     /// The template at the cursor, whose signature is `sig`: its tokens, and the `def`

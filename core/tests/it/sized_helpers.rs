@@ -247,3 +247,16 @@ fn literal_arguments_take_the_bases_of_the_helpers_parameters() {
     );
     assert_eq!(load(&src, &[]), want);
 }
+
+#[test]
+fn a_signature_that_does_not_parse_is_a_syntax_error_where_it_breaks() {
+    let src = "def f(x: R[n], y R) -> R = 0.0\ndef main(a: R) -> R = a";
+    let d = adora_core::parse(src).unwrap_err();
+    assert_eq!(d.kind, ErrorKind::Syntax);
+    assert_eq!(d.position(src), (1, 18));
+    assert_eq!(d.message, "expected `:`, found `R`");
+    let src = "def f(x: R[n]";
+    let d = adora_core::parse(src).unwrap_err();
+    assert_eq!(d.kind, ErrorKind::Syntax);
+    assert_eq!(d.message, "expected `)`, found end of input");
+}
