@@ -25,10 +25,15 @@ use num_rational::BigRational;
 pub type Name = String;
 
 /// A whole source file: a list of `def`s.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Program {
-    /// The definitions, in source order.
+    /// The definitions, in source order (those with size parameters other than the entry
+    /// point excepted).
     pub defs: Vec<Def>,
+    /// The `def`s other than the entry point whose parameter types name sizes, in source
+    /// order: instantiated at each call by the checker (docs/language.md, "Helpers with
+    /// size parameters").
+    pub templates: Vec<crate::sizes::Template>,
 }
 
 /// `def name(p1: T1, ...) -> T = body`. Equality ignores spans.

@@ -13,3 +13,7 @@ pub const MAX_DEPTH: usize = 20_000;
 
 /// Most scalars any single array value (or static shape) may hold.
 pub const MAX_ARRAY_ELEMENTS: usize = 1 << 24;
+
+/// Most instances of helper `def`s with size parameters one program may need (one per
+/// helper and sizes; docs/language.md, "Helpers with size parameters").
+pub const MAX_INSTANCES: usize = 10_000;

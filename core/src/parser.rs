@@ -8,6 +8,9 @@
 //!
 //! ```text
 //! program  = def { def } EOF                       -- an empty file: "no definitions"
+//!                                                  -- a def other than the entry point whose
+//!                                                  -- parameter types name sizes is kept as
+//!                                                  -- a template (`template`)
 //! def      = 'def' NAME '(' [ param % ',' ] ')' '->' type '=' expr
 //! param    = NAME ':' type                          -- its type's sizes are PDIMs
 //! type     = base [ '[' SIZE % ',' ']' ]           -- R  Z[4]  R[2,3]   (R[] is an error)
@@ -91,8 +94,10 @@ mod hints;
 mod items;
 mod signature;
 mod sizes;
+mod template;
 
 pub use signature::signatures;
+pub(crate) use template::parse_instance;
 
 use crate::ast::{Expr, ExprKind, Program};
 use crate::diag::{Diagnostic, ErrorKind, Result, Span};
@@ -156,6 +161,8 @@ pub(crate) struct Parser<'s> {
     literals: bool,
     /// The size names in scope and their values.
     sizes: sizes::SizeCtx,
+    /// The source, shared with the templates it holds (made at the first template).
+    shared: Option<std::sync::Arc<str>>,
 }
 
 /// Results inside the parser: errors are boxed to keep the recursive frames small.
@@ -185,6 +192,7 @@ impl<'s> Parser<'s> {
             depth: 0,
             literals: false,
             sizes: sizes::SizeCtx::default(),
+            shared: None,
         })
     }
 

@@ -12,8 +12,9 @@
 //! * `let`, `if` and `loop` are parenthesised in every operand position (of a binary or
 //!   unary operator, or as the base of indexing/projection);
 //! * a literal is parenthesised as the base of indexing/projection (`(3).0`, `(-1)[0]`);
-//! * `Unary(Neg, Lit(k))` prints as `-(k)` (a `-` written right before a number would be
-//!   read back as a negative literal), and `--` is never produced (it starts a comment):
+//! * `Unary(Neg, Lit(k))` prints as `-(k)` for a number `k` (a `-` written right before a
+//!   number would be read back as a negative literal), and as `-inf`, `-nan` for the
+//!   non-finite literals (which are no numbers: `-inf` reads back as that negation), and `--` is never produced (it starts a comment):
 //!   a negation of something that prints with a leading `-` is parenthesised, and binary
 //!   operators are surrounded by spaces (`a - -3`);
 //! * `build` always uses the parenthesised lambda, `build 3 (i => e)` /
@@ -45,9 +46,18 @@ use num_traits::{Pow, Signed, Zero};
 use std::collections::BTreeMap;
 
 /// Prints a whole program: its `def`s separated by blank lines, ending with a newline.
+/// A `def` with size parameters other than the entry point (a template,
+/// [`crate::sizes::Template`]) prints as it was written, in source order among the others.
 pub fn program(p: &Program) -> String {
-    let defs: Vec<String> = p.defs.iter().map(def).collect();
-    defs.join("\n")
+    let mut defs: Vec<(usize, String)> = p.defs.iter().map(|d| (d.span.start, def(d))).collect();
+    if !p.templates.is_empty() {
+        for t in &p.templates {
+            defs.push((t.def.span.start, format!("{}\n", t.text())));
+        }
+        defs.sort_by_key(|(start, _)| *start);
+    }
+    let texts: Vec<String> = defs.into_iter().map(|(_, t)| t).collect();
+    texts.join("\n")
 }
 
 /// Prints one `def` (ending with a newline).

@@ -12,6 +12,7 @@ mod fuzz_smoke;
 mod limits_elements;
 mod regress_fuzz_findings;
 mod regress_reliability;
+mod sized_helpers;
 mod sizes;
 mod soac_cli;
 mod support;

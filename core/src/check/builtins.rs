@@ -52,6 +52,9 @@ impl Elab<'_> {
             );
             return Err(err(ErrorKind::Type, sp, msg));
         }
+        if let Some(t) = sig.template {
+            return self.call_template(sp, t, args, &sig.params);
+        }
         let mut out = Vec::with_capacity(args.len());
         for (a, p) in args.iter().zip(&sig.params) {
             let (a2, ta) = self.expr(a, Some(&p.ty))?;
@@ -67,6 +70,31 @@ impl Elab<'_> {
             out.push(a2);
         }
         Ok((ExprKind::Call(f.clone(), out), sig.ret.clone()))
+    }
+
+    /// A call of the template `t` (docs/language.md, "Helpers with size parameters"): the
+    /// arguments are checked (their placeholder parameter types give only the bases of
+    /// literals), then the call names the instance at the sizes they bind.
+    fn call_template(
+        &mut self,
+        sp: Span,
+        t: usize,
+        args: &[Expr],
+        params: &[crate::ast::Param],
+    ) -> Result<(ExprKind, Type)> {
+        let Some(instances) = self.instances else {
+            let msg = "a call of a helper with size parameters outside a program check";
+            return Err(err(ErrorKind::Internal, sp, msg));
+        };
+        let mut out = Vec::with_capacity(args.len());
+        let mut types = Vec::with_capacity(args.len());
+        for (a, p) in args.iter().zip(params) {
+            let (a2, ta) = self.expr(a, Some(&p.ty))?;
+            types.push((ta, a.span));
+            out.push(a2);
+        }
+        let (name, ret) = instances.borrow_mut().instance(t, &types, sp)?;
+        Ok((ExprKind::Call(name, out), ret))
     }
 
     pub(super) fn op(&mut self, what: &str, sp: Span, op: &Op, t: &Type) -> Result<Op> {

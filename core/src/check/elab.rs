@@ -23,17 +23,22 @@
 use super::forms;
 use super::hints;
 use super::infer::Literals;
+use super::instances::Instances;
 use super::rules::{self, err, Opd};
 use crate::ast::{BinOp, Binding, Def, Expr, ExprKind, Lambda, Name, Param, Pat, Prim, UnOp};
 use crate::diag::{ErrorKind, Result, Span};
 use crate::types::{Base, Shape, Type};
 use crate::visit::{children, ScopedMap};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
-/// The signature of a `def`.
+/// The signature of a `def`. For a template (a `def` with size parameters other than the
+/// entry point), `template` is its index in the program's templates, and the types are
+/// its placeholder types: their bases and structure hold, their sizes do not.
 pub(crate) struct Sig {
     pub params: Vec<Param>,
     pub ret: Type,
+    pub template: Option<usize>,
 }
 
 type Out = (Expr, Type);
@@ -52,6 +57,8 @@ pub(crate) struct Elab<'a> {
     record: Option<&'a mut NodeMap>,
     /// The literal types inferred for the body being checked (surface mode).
     pub(super) lits: Option<&'a Literals>,
+    /// The instances of the program's templates (surface mode).
+    pub(super) instances: Option<&'a RefCell<Instances>>,
 }
 
 pub(super) fn hint_base(h: Option<&Type>) -> Option<Base> {
@@ -114,6 +121,7 @@ impl<'a> Elab<'a> {
             flex: HashSet::new(),
             record: None,
             lits: None,
+            instances: None,
         }
     }
 
@@ -130,6 +138,7 @@ impl<'a> Elab<'a> {
             flex: HashSet::new(),
             record: None,
             lits: None,
+            instances: None,
         }
     }
 
@@ -138,6 +147,14 @@ impl<'a> Elab<'a> {
     pub fn with_literals(self, lits: &'a Literals) -> Elab<'a> {
         Elab {
             lits: Some(lits),
+            ..self
+        }
+    }
+
+    /// This checker, instantiating the templates its calls name in `instances`.
+    pub fn with_instances(self, instances: &'a RefCell<Instances>) -> Elab<'a> {
+        Elab {
+            instances: Some(instances),
             ..self
         }
     }

@@ -21,6 +21,7 @@ mod elab;
 mod forms;
 mod hints;
 mod infer;
+mod instances;
 mod rules;
 mod warn;
 
@@ -31,6 +32,8 @@ use crate::types::Type;
 use crate::visit;
 pub use annotate::{node_types, surface_node_types, NodeTypes};
 use elab::{Elab, NodeMap, Sig};
+use instances::Instances;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 /// Rejects trees deeper than [`limits::MAX_DEPTH`] or larger than [`limits::MAX_NODES`]
@@ -81,7 +84,8 @@ fn elaborate_defs(
     mut record: Option<&mut NodeMap>,
 ) -> Result<(Vec<Def>, Vec<Diagnostic>)> {
     let mut seen: HashMap<&str, Span> = HashMap::new();
-    for d in &p.defs {
+    let templates = p.templates.iter().map(|t| &t.def);
+    for d in p.defs.iter().chain(templates.clone()) {
         if let Some(first) = seen.insert(&d.name, d.name_span) {
             return Err(Diagnostic::new(
                 ErrorKind::Name,
@@ -90,34 +94,74 @@ fn elaborate_defs(
             )
             .with_label(first, "first defined here"));
         }
+    }
+    for d in &p.defs {
         check_signature(&d.name, &d.params, &d.ret, d.name_span)?;
         guard_size(&d.body, &format!("the body of `{}`", d.name), d.name_span)?;
     }
-    crate::inline::call_order(&p.defs)?;
+    if p.templates.is_empty() {
+        crate::inline::call_order(&p.defs)?;
+    } else {
+        let all: Vec<Def> = p.defs.iter().chain(templates).cloned().collect();
+        crate::inline::call_order(&all)?;
+    }
+    let sig = |d: &Def, template: Option<usize>| {
+        let s = Sig {
+            params: d.params.clone(),
+            ret: d.ret.clone(),
+            template,
+        };
+        (d.name.clone(), s)
+    };
     let sigs: HashMap<Name, Sig> = p
         .defs
         .iter()
-        .map(|d| {
-            (
-                d.name.clone(),
-                Sig {
-                    params: d.params.clone(),
-                    ret: d.ret.clone(),
-                },
-            )
-        })
+        .map(|d| sig(d, None))
+        .chain(
+            p.templates
+                .iter()
+                .enumerate()
+                .map(|(k, t)| sig(&t.def, Some(k))),
+        )
         .collect();
+    let instances = RefCell::new(Instances::new(p));
     let mut out = Vec::with_capacity(p.defs.len());
     let mut warnings = Vec::new();
     for d in &p.defs {
         let lits = infer::literals(d, &sigs)?;
-        let mut checker = Elab::surface(&sigs).with_literals(&lits);
+        let mut checker = Elab::surface(&sigs)
+            .with_literals(&lits)
+            .with_instances(&instances);
         if let Some(m) = record.as_deref_mut() {
             checker = checker.recording(m);
         }
         let body = checker.def_body(d)?;
         warnings.extend(warn::truncating_divisions(&d.body, &lits));
         out.push(Def { body, ..d.clone() });
+    }
+    // The instances the calls above made, and those their own calls make (docs/
+    // language.md, "Helpers with size parameters"); a finite list, as there is no
+    // recursion. An error in an instance is labelled with the call that made it.
+    let mut k = 0;
+    loop {
+        let next = instances
+            .borrow()
+            .made
+            .get(k)
+            .map(|i| (i.def.clone(), i.origin.clone()));
+        let Some((d, (at, label))) = next else { break };
+        let in_instance = |e: Diagnostic| e.with_label(at, label.clone());
+        check_signature(&d.name, &d.params, &d.ret, d.name_span).map_err(in_instance)?;
+        guard_size(&d.body, &format!("the body of `{}`", d.name), d.name_span)
+            .map_err(in_instance)?;
+        let lits = infer::literals(&d, &sigs).map_err(in_instance)?;
+        let mut checker = Elab::surface(&sigs)
+            .with_literals(&lits)
+            .with_instances(&instances);
+        let body = checker.def_body(&d).map_err(in_instance)?;
+        warnings.extend(warn::truncating_divisions(&d.body, &lits));
+        out.push(Def { body, ..d });
+        k += 1;
     }
     Ok((out, warnings))
 }
@@ -142,9 +186,24 @@ pub fn check_program_warnings(p: &Program) -> Result<Vec<Diagnostic>> {
 /// parameters (original names are kept where possible; otherwise `x_1`, `x_2`, ...).
 /// The result passes [`check_function`].
 pub fn elaborate(p: &Program, entry: &str) -> Result<Function> {
+    if let Some(t) = p.templates.iter().find(|t| t.name() == entry) {
+        // The entry point's sizes come from its inputs (`crate::sizes::load_sized`).
+        let (n, span) = t
+            .sig
+            .params
+            .iter()
+            .flat_map(|p| p.ty.size_names())
+            .next()
+            .map_or((String::new(), t.def.name_span), |(n, s)| (n.clone(), s));
+        let msg = format!(
+            "`{entry}` has the size parameter `{n}`, which has no value: sizes are bound from the shapes of the inputs (`--input`, `--inputs`) or by `--size {n}=N`"
+        );
+        return Err(Diagnostic::new(ErrorKind::Input, span, msg));
+    }
     let (defs, _) = elaborate_defs(p, None)?;
-    let Some(i) = defs.iter().position(|d| d.name == entry) else {
-        let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+    // Instances follow the program's own defs in `defs`; the entry is one of those.
+    let Some(i) = defs[..p.defs.len()].iter().position(|d| d.name == entry) else {
+        let names: Vec<&str> = p.defs.iter().map(|d| d.name.as_str()).collect();
         let have = if names.is_empty() {
             "the program defines no functions".to_string()
         } else {

@@ -13,20 +13,25 @@ impl Parser<'_> {
     /// `program = def { def } EOF`.
     pub(super) fn program(&mut self) -> PResult<Program> {
         let mut defs = Vec::new();
+        let mut templates = Vec::new();
         while !matches!(self.peek(), Tok::Eof) {
             if !matches!(self.peek(), Tok::Kw(Keyword::Def)) {
                 return Err(self.unexpected("`def`"));
             }
-            defs.push(self.def()?);
+            match self.template_signature() {
+                Ok(Some(sig)) => templates.push(self.template(sig)?),
+                Ok(None) => defs.push(self.def()?),
+                Err(why) => defs.push(self.broken_def(why)?),
+            }
         }
-        if defs.is_empty() {
+        if defs.is_empty() && templates.is_empty() {
             return Err(syntax(self.span(), "no definitions"));
         }
-        Ok(Program { defs })
+        Ok(Program { defs, templates })
     }
 
     /// `def NAME '(' [ param % ',' ] ')' '->' type '=' expr`.
-    fn def(&mut self) -> PResult<Def> {
+    pub(super) fn def(&mut self) -> PResult<Def> {
         let start = self.expect(&Tok::Kw(Keyword::Def))?;
         let (name, name_span) = self.name()?;
         self.sizes.begin_def(&name);

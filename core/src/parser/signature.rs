@@ -24,7 +24,7 @@ pub fn signatures(src: &str) -> Result<Vec<Signature>> {
 
 impl Parser<'_> {
     /// `'def' NAME '(' [ NAME ':' symtype % ',' ] ')'`.
-    fn signature(&mut self) -> PResult<Signature> {
+    pub(super) fn signature(&mut self) -> PResult<Signature> {
         self.expect(&Tok::Kw(Keyword::Def))?;
         let (name, name_span) = self.name()?;
         self.expect(&Tok::LParen)?;

@@ -32,16 +32,25 @@ pub(crate) struct SizeCtx {
     pub bound: Vec<(Name, Span)>,
     /// Whether a parameter type is being parsed.
     pub in_param: bool,
+    /// The size names of the template being parsed (a `def` other than the entry point
+    /// with size parameters, [`crate::sizes::Template`]): each stands for a placeholder,
+    /// 0, and size errors other than unknown names are ignored.
+    pub placeholders: Option<Vec<Name>>,
+    /// With `placeholders`: every name in a parameter type is a placeholder (a `def`
+    /// whose signature does not parse, `Parser::broken_def`).
+    pub any_name: bool,
 }
 
 impl SizeCtx {
-    /// Starts the `def` named `owner`: an empty scope, or the given sizes at the entry.
+    /// Starts the `def` named `owner`: an empty scope, the given sizes at the entry, or
+    /// placeholders in a template.
     pub fn begin_def(&mut self, owner: &str) {
         self.owner = owner.to_string();
         self.bound.clear();
         self.in_param = false;
-        self.scope = match &self.given {
-            Some((entry, sizes)) if entry == owner => sizes.clone(),
+        self.scope = match (&self.placeholders, &self.given) {
+            (Some(names), _) => names.iter().map(|n| (n.clone(), 0)).collect(),
+            (None, Some((entry, sizes))) if entry == owner => sizes.clone(),
             _ => Sizes::new(),
         };
     }
@@ -65,8 +74,12 @@ impl Parser<'_> {
     }
 
     fn eval_size(&self, e: &SizeExpr) -> PResult<usize> {
-        e.size(&self.sizes.scope, &self.sizes.owner)
-            .map_err(Box::new)
+        match e.size(&self.sizes.scope, &self.sizes.owner) {
+            Ok(v) => Ok(v),
+            // A template's sizes are placeholders: only its instances' sizes are checked.
+            Err(d) if self.sizes.placeholders.is_some() && d.kind != ErrorKind::Name => Ok(0),
+            Err(d) => Err(Box::new(d)),
+        }
     }
 
     /// A dimension of a parameter type: a literal, or a size name that the parameter binds.
@@ -80,6 +93,7 @@ impl Parser<'_> {
                 }
                 match self.sizes.scope.get(&n) {
                     Some(v) => Ok(*v),
+                    None if self.sizes.any_name => Ok(0),
                     None => Err(self.unbound_param_size(&n, span)),
                 }
             }
@@ -94,22 +108,13 @@ impl Parser<'_> {
     #[cold]
     fn unbound_param_size(&self, n: &str, span: Span) -> Box<Diagnostic> {
         let owner = &self.sizes.owner;
-        match &self.sizes.given {
-            Some((entry, _)) if entry != owner => Box::new(Diagnostic::new(
-                ErrorKind::Unsupported,
-                span,
-                format!(
-                    "`{owner}` has the size parameter `{n}`, but only the entry point (`{entry}`) may have size parameters"
-                ),
-            )),
-            _ => Box::new(Diagnostic::new(
-                ErrorKind::Input,
-                span,
-                format!(
-                    "`{owner}` has the size parameter `{n}`, which has no value: sizes are bound from the shapes of the inputs (`--input`, `--inputs`) or by `--size {n}=N`"
-                ),
-            )),
-        }
+        Box::new(Diagnostic::new(
+            ErrorKind::Input,
+            span,
+            format!(
+                "`{owner}` has the size parameter `{n}`, which has no value: sizes are bound from the shapes of the inputs (`--input`, `--inputs`) or by `--size {n}=N`"
+            ),
+        ))
     }
 
     /// `SIZE = sterm { ('+' | '-') sterm }`.

@@ -2,7 +2,7 @@
 //! breaking (the rules are listed in the parent module's documentation).
 
 use super::{lit, SizeNames};
-use crate::ast::{BinOp, Expr, ExprKind, Name, Op, Pat, Prim, UnOp};
+use crate::ast::{BinOp, Expr, ExprKind, Lit, Name, Op, Pat, Prim, UnOp};
 
 /// Precedence of the open (prefix) forms `let`, `if`, `loop`: they extend to the right.
 const OPEN: u8 = 0;
@@ -215,7 +215,10 @@ impl Printer {
 
     fn unary(&mut self, op: UnOp, a: &Expr) {
         self.s(op.symbol());
+        // A `-` before a number would read back as a negative literal, so `-(3)`; `inf`
+        // and `nan` are no numbers, and `-inf` reads back as this negation.
         let starts_with_minus = match &a.kind {
+            ExprKind::Lit(Lit::NonFinite(_)) => false,
             ExprKind::Lit(l) => op == UnOp::Neg || lit(l).starts_with('-'),
             ExprKind::Unary(UnOp::Neg, _) => true,
             _ => false,

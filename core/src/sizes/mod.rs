@@ -8,13 +8,19 @@
 //! ([`crate::parser::parse_program_sized`]), which evaluates every size expression. The
 //! result is an ordinary program with literal sizes, so the checker, the evaluators,
 //! every engine and every cost model run it unchanged.
+//!
+//! A `def` other than the entry point may have size parameters too: it is a
+//! [`Template`], instantiated by the checker at each call from the arguments' shapes
+//! (`template`; docs/language.md, "Helpers with size parameters").
 
 mod bind;
 mod expr;
 pub mod subst;
+mod template;
 
 pub use bind::{shape_of_literal, Given, Shaped};
 pub use expr::{render, SizeExpr, SizeOp, Sizes};
+pub use template::{bind_call, describe_instance, Template};
 
 use crate::ast::{Expr, Function, Name};
 use crate::diag::{Result, Span};
@@ -58,6 +64,28 @@ pub struct Signature {
     pub name_span: Span,
     /// Its parameters.
     pub params: Vec<SymParam>,
+}
+
+/// A parameter type as written: `R[n,3]`, `(R[n], Z)` (as [`Type`](crate::types::Type)
+/// prints).
+pub fn render_type(t: &SymType) -> String {
+    match t {
+        SymType::Array(b, dims) if dims.is_empty() => b.to_string(),
+        SymType::Array(b, dims) => {
+            let ds: Vec<String> = dims
+                .iter()
+                .map(|d| match d {
+                    Dim::Lit(v) => v.to_string(),
+                    Dim::Name(n, _) => n.clone(),
+                })
+                .collect();
+            format!("{b}[{}]", ds.join(","))
+        }
+        SymType::Tuple(ts) => {
+            let parts: Vec<String> = ts.iter().map(render_type).collect();
+            format!("({})", parts.join(", "))
+        }
+    }
 }
 
 impl SymType {

@@ -9,4 +9,6 @@ mod literal_inference;
 mod nonfinite;
 mod parse;
 mod pretty_real;
+mod print_nonfinite;
+mod sized_helpers;
 mod sizes;

@@ -137,7 +137,10 @@ fn a_size_without_a_value_is_an_input_error_naming_the_flag() {
     let (k, _, c, m) = load_err(CONV, &[("x", "[1, 2]")]);
     assert_eq!((k, c), (ErrorKind::Input, 24));
     assert_eq!(m, "the size `k` of `main` has no value: give the input `w` (its type binds `k`) or `--size k=N`");
-    let d = adora_core::parse(CONV).unwrap_err();
+    // Without sizes the file parses (the sized `def` is kept as written), and loading it
+    // at `main` asks for them.
+    assert_eq!(adora_core::parse(CONV).unwrap().templates.len(), 1);
+    let d = adora_core::load(CONV, "main").unwrap_err();
     assert_eq!(pos(&d, CONV).0, ErrorKind::Input);
     assert!(
         d.message
@@ -175,13 +178,14 @@ fn explicit_sizes_bind_and_must_agree_with_the_inputs() {
 }
 
 #[test]
-fn only_the_entry_point_may_have_size_parameters() {
+fn helpers_may_have_size_parameters_too() {
+    // Instantiated at each call (docs/language.md, "Helpers with size parameters"); the
+    // tests are in `sized_helpers.rs`.
     let src = "def f(v: R[n]) -> R = sum(v)\ndef main(x: R[m]) -> R = f(x)";
-    let (k, l, c, m) = load_err(src, &[("x", "[1]")]);
-    assert_eq!((k, l, c), (ErrorKind::Unsupported, 1, 12));
-    assert!(
-        m.contains("only the entry point (`main`) may have size parameters"),
-        "{m}"
+    let f = sizes::load_for_literals(src, "main", &lits(&[("x", "[1]")])).unwrap();
+    assert_eq!(
+        f.params[0].ty,
+        adora_core::Type::Array(adora_core::Base::R, vec![1])
     );
 }
 

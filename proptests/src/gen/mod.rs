@@ -36,6 +36,7 @@ pub mod qc;
 pub mod scalar;
 pub mod shrink;
 pub mod sized;
+pub mod sized_helper;
 pub mod soac;
 pub mod strategy;
 pub mod typing;

@@ -1,5 +1,6 @@
 //! Whole programs: `main`'s parameters (the inputs), an optional helper `def` that `main`
-//! calls, `main`'s result type, its body, and random input values.
+//! calls, optionally the two instances of a sized helper (`sized_helper`), `main`'s
+//! result type, its body, and random input values.
 
 use super::ctx::{Gen, HelperSig, Var, VarKind};
 use super::expr::all_real;
@@ -127,15 +128,28 @@ impl Gen {
                 kind: VarKind::Input,
             })
             .collect();
+        let sized = self.sized_helper_calls(&params);
         self.in_main = true;
-        let body = self.with_vars(vars, |g| g.main_body(&ret, size));
+        let body = match sized {
+            None => self.with_vars(vars, |g| g.main_body(&ret, size)),
+            Some((instances, locals, calls)) => {
+                defs.extend(instances);
+                let mut vars: Vec<Var> = vars;
+                vars.extend(locals.iter().cloned());
+                let body = self.with_vars(vars, |g| g.main_body(&ret, size));
+                super::sized_helper::bind_calls(&locals, calls, body)
+            }
+        };
         self.in_main = false;
         let inputs = ptypes.iter().map(|t| self.input_value(t)).collect();
         defs.push(def("main", params, ret, body));
         let aux = self.rng.gen();
         Case {
             fragment: self.frag(),
-            program: Program { defs },
+            program: Program {
+                defs,
+                templates: Vec::new(),
+            },
             inputs,
             aux,
         }

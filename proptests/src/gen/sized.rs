@@ -3,9 +3,11 @@
 //! every size equal to a dimension of its parameter types written as a size name, and the
 //! pipeline loads that text instantiated at the inputs' shapes. The instantiated program
 //! must be the generated one ([`crate::props::util::load`] checks it), and every property
-//! then runs on it.
+//! then runs on it. A program with the two instances of a sized helper
+//! ([`super::sized_helper`]) prints that helper once, with its size parameter, called at
+//! both sizes.
 
-use super::Case;
+use super::{sized_helper, Case};
 use adora_core::pretty::{self, SizeNames};
 use adora_core::types::Type;
 use adora_core::visit;
@@ -31,7 +33,8 @@ impl Case {
         for p in &main.params {
             collect_dims(&p.ty, &mut dims);
         }
-        if dims.is_empty() {
+        let helper = sized_helper::template_of(&self.program);
+        if dims.is_empty() && helper.is_none() {
             return None;
         }
         let mut taken: BTreeSet<String> = BTreeSet::new();
@@ -51,18 +54,24 @@ impl Case {
                 .entry(d)
                 .or_insert_with(|| fresh.next().expect("an endless supply of names"));
         }
-        let defs: Vec<String> = self
-            .program
-            .defs
-            .iter()
-            .map(|d| {
-                if std::ptr::eq(d, main) {
-                    pretty::def_with_size_names(d, &names)
-                } else {
-                    pretty::def(d)
+        let mut defs: Vec<String> = Vec::new();
+        for d in &self.program.defs {
+            let is_instance = sized_helper::INSTANCES.contains(&d.name.as_str());
+            match helper {
+                // The sized helper, once, as written, where its first instance was.
+                Some(text) if is_instance => {
+                    if d.name == sized_helper::INSTANCES[0] {
+                        defs.push(format!("{text}\n"));
+                    }
                 }
-            })
-            .collect();
+                Some(_) if std::ptr::eq(d, main) => defs.push(pretty::def_with_size_names(
+                    &sized_helper::calling_the_helper(d),
+                    &names,
+                )),
+                _ if std::ptr::eq(d, main) => defs.push(pretty::def_with_size_names(d, &names)),
+                _ => defs.push(pretty::def(d)),
+            }
+        }
         Some(defs.join("\n"))
     }
 }

@@ -5,8 +5,8 @@ use super::util::{diag, exact, fail, load, load_program, Eval};
 use crate::catalogue::{Check, Outcome, Pass, Property};
 use crate::gen::strategy::CaseStrategy;
 use crate::gen::{Case, RetKind};
-use adora_core::ast::{Expr, Program};
-use adora_core::visit::children;
+use adora_core::ast::{Expr, ExprKind, Lit, NonFinite, Program, UnOp};
+use adora_core::visit::{children, children_mut};
 use adora_core::{check, pretty};
 
 /// The language properties.
@@ -17,7 +17,8 @@ pub fn properties() -> Vec<Property> {
             source: "engine invariant (docs/language.md: printed programs parse back)",
             fragment: "all",
             description: "parse(print(p)) == p (spans aside) for generated programs of every fragment, and \
-                          printing is stable: print(parse(print(p))) == print(p)",
+                          printing is stable: print(parse(print(p))) == print(p); also with the real literals \
+                          replaced by inf, -inf, nan, -nan (the negations print as -inf, -nan)",
             figure: None,
             check: Check::Case { strategy: || CaseStrategy::all_fragments(40, RetKind::Any), check: roundtrip },
         },
@@ -99,7 +100,55 @@ fn roundtrip(case: &Case) -> Outcome {
     if again != src {
         return fail(format!("printing is not stable:\n{src}\nthen\n{again}"));
     }
+    // The same program with its real literals replaced by `inf`, `-inf`, `nan`, `-nan`
+    // in turn: the negations print as `-inf`, `-nan` and read back as negations.
+    let nf = with_non_finite(&case.program);
+    let src = pretty::program(&nf);
+    let q = adora_core::parse(&src).map_err(|d| {
+        format!(
+            "the printed program with non-finite literals does not parse: {}",
+            diag(&d, &src)
+        )
+    })?;
+    if q.defs != nf.defs {
+        return fail(format!(
+            "with non-finite literals, parse(print(p)) != p: {}",
+            describe_diff(&nf, &q)
+        ));
+    }
     Pass::ok()
+}
+
+/// `p` with its real literals replaced by `inf`, `-inf`, `nan`, `-nan` in turn (source
+/// order).
+fn with_non_finite(p: &Program) -> Program {
+    fn go(e: &mut Expr, k: &mut usize) {
+        if let ExprKind::Lit(Lit::Real(_)) = &e.kind {
+            let (lit, negated) = match *k % 4 {
+                0 => (NonFinite::Inf, false),
+                1 => (NonFinite::Inf, true),
+                2 => (NonFinite::NaN, false),
+                _ => (NonFinite::NaN, true),
+            };
+            *k += 1;
+            let l = Expr::new(ExprKind::Lit(Lit::NonFinite(lit)), e.span);
+            e.kind = if negated {
+                ExprKind::Unary(UnOp::Neg, Box::new(l))
+            } else {
+                l.kind
+            };
+            return;
+        }
+        for c in children_mut(e) {
+            go(c, k);
+        }
+    }
+    let mut p = p.clone();
+    let mut k = 0;
+    for d in &mut p.defs {
+        go(&mut d.body, &mut k);
+    }
+    p
 }
 
 fn well_typed(case: &Case) -> Outcome {

@@ -7,5 +7,6 @@ mod kit;
 mod properties;
 mod runner;
 mod sized_cases;
+mod sized_helper_cases;
 mod soac_reverse;
 mod soac_rules;

@@ -362,6 +362,7 @@ fn deep_trees_up_to_the_limit() {
                     ex(ExprKind::Call("f".into(), vec![var("y")])),
                 ),
             ],
+            templates: Vec::new(),
         };
         check_program(&p).expect("checks");
         let f = elaborate(&p, "main").expect("elaborates");
@@ -378,6 +379,7 @@ fn deep_trees_up_to_the_limit() {
         }
         let p = adora_core::Program {
             defs: vec![def("main", vec![], r(&[]), e)],
+            templates: Vec::new(),
         };
         let f = elaborate(&p, "main").expect("elaborates");
         assert!(visit::depth(&f.body) <= MAX_DEPTH);
@@ -397,6 +399,7 @@ fn deep_trees_up_to_the_limit() {
                     ex(ExprKind::Call("f".into(), vec![var("y")])),
                 ),
             ],
+            templates: Vec::new(),
         };
         check_program(&p).expect("each def is within the limit");
         let d = elaborate(&p, "main").unwrap_err();
@@ -410,6 +413,7 @@ fn deep_trees_up_to_the_limit() {
                 r(&[]),
                 let_chain(MAX_DEPTH),
             )],
+            templates: Vec::new(),
         };
         assert_eq!(check_program(&p).unwrap_err().kind, ErrorKind::Resource);
         // Type errors deep down are found with their position intact.
@@ -420,6 +424,7 @@ fn deep_trees_up_to_the_limit() {
         }
         let p = adora_core::Program {
             defs: vec![def("main", vec![], r(&[]), e)],
+            templates: Vec::new(),
         };
         let d = check_program(&p).unwrap_err();
         assert_eq!((d.kind, d.span.start), (ErrorKind::Name, 7));

@@ -148,7 +148,7 @@ fn nodes_of_other_trees_are_not_typed() {
     assert_eq!(nt.of(&other).unwrap_err().kind, ErrorKind::Unsupported);
     assert_eq!(nt.of(&p.defs[1].body).expect("a node"), &Type::real());
     // A program without defs types nothing.
-    let empty = Program { defs: Vec::new() };
+    let empty = Program::default();
     assert!(surface_node_types(&empty).expect("typed").is_empty());
 }
 
