@@ -52,28 +52,41 @@ fn jvp_with_engine_soac_agrees_and_show_prints_its_program() {
 }
 
 #[test]
-fn questions_soac_does_not_answer_are_unsupported_or_skipped() {
-    let p = file("unsupported", PROGRAM);
+fn grad_vjp_show_and_cost_with_engine_soac() {
+    let p = file("reverse", PROGRAM);
     let p = p.to_str().unwrap();
+    // max = 3 (first at index 1), sum = 7: the gradient is 3 everywhere plus 7 at index 1.
     let o = adora(&["grad", p, "--input", "x=[1, 3, 3]", "--engine", "soac"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("error[unsupported]"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("[3, 10, 3]"), "{}", stdout(&o));
     let o = adora(&["grad", p, "--input", "x=[1, 3, 3]", "--engine", "all"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
-        stdout(&o).contains("engine soac: skipped"),
+        stdout(&o).contains("engine soac: agrees (exactly)"),
         "{}",
         stdout(&o)
     );
     for stage in ["grad", "vjp"] {
         let o = adora(&["show", p, "--engine", "soac", "--stage", stage]);
-        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        assert!(stderr(&o).contains("(it derives: jvp)"), "{}", stderr(&o));
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = stdout(&o);
+        let entry = text
+            .strip_prefix("def ")
+            .and_then(|t| t.split('(').next())
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string();
+        adora_core::load(&text, &entry).unwrap_or_else(|d| panic!("{d}\n{text}"));
     }
-    let o = adora(&["cost", p, "--input", "x=[1, 3, 3]", "--engine", "soac"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("derives no vjp program"),
-        "{}",
-        stderr(&o)
-    );
+    let o = adora(&[
+        "cost",
+        p,
+        "--input",
+        "x=[1, 3, 3]",
+        "--engine",
+        "soac",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\"gradient\""), "{}", stdout(&o));
 }
