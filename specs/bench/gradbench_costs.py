@@ -62,7 +62,7 @@ def main():
     print("|---" * (4 + len(ENGINES)) + "|")
     for name, sizes, published, numeric in WORKLOADS:
         base = [f"specs/programs/workloads/{name}.adl", "--format", "json", "--numeric", numeric,
-                "--max-steps", "2000000000"]
+                "--max-steps", "4000000000", "--max-memory", "12000000000"]
         for k, v in sizes.items():
             base += ["--size", f"{k}={v}"]
         primal, err = run(adora, ["cost"] + base)
@@ -71,7 +71,7 @@ def main():
         for e in ENGINES:
             out, eerr = run(adora, ["cost"] + base + ["--engine", e])
             if out:
-                cells.append(f"{out['gradient']['work']} ({out['ratio']['work']})")
+                cells.append(f"{out['gradient']['work']} ({out['ratio']['work']:.2f})")
             else:
                 cells.append(reason(eerr, e))
         size_text = ", ".join(f"{k}={v}" for k, v in sizes.items()) + f" ({numeric})"
