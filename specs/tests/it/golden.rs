@@ -41,12 +41,11 @@ fn golden_programs_agree_with_their_headers() {
     );
     // engine `soac` covers the whole core language (docs/engines/soac.md): it declines
     // nothing either
-    let soac_skips: Vec<&String> = report
-        .skipped
-        .iter()
-        .filter(|s| by(s, "soac"))
-        .collect();
-    assert!(soac_skips.is_empty(), "engine soac declined:\n{soac_skips:#?}");
+    let soac_skips: Vec<&String> = report.skipped.iter().filter(|s| by(s, "soac")).collect();
+    assert!(
+        soac_skips.is_empty(),
+        "engine soac declined:\n{soac_skips:#?}"
+    );
     // (the records are read right: engine `dual` declines the seed-004 programs)
     assert!(report.skipped.iter().any(|s| by(s, "dual")));
     eprintln!(
