@@ -29,6 +29,53 @@ F = Fraction
 STATS = {"div_by_zero": 0, "oob_reads": 0, "oob_writes": 0, "colliding_writes": 0}
 
 
+# ---------------------------------------------------------------- the SOACs, sequentially
+# (docs/language.md): the one reading of reduce, scan, reduce_by_index and scatter_into the
+# derivation scripts share.
+
+def fold(op, ne, xs):
+    """reduce: folds from the left starting at ne (ties of min/max keep the earlier)."""
+    acc = ne
+    for x in xs:
+        acc = op(acc, x)
+    return acc
+
+
+def scan(op, ne, xs):
+    """Inclusive scan from the left."""
+    out, acc = [], ne
+    for x in xs:
+        acc = op(acc, x)
+        out.append(acc)
+    return out
+
+
+def hist(dest, op, is_, vs):
+    """reduce_by_index: dest[i] = op(dest[i], v) in index order; out of bounds dropped."""
+    dest = list(dest)
+    for i, v in zip(is_, vs):
+        if 0 <= i < len(dest):
+            dest[i] = op(dest[i], v)
+        else:
+            STATS["oob_writes"] += 1
+    return dest
+
+
+def scatter_into(dest, is_, vs):
+    """The last write in index order wins; collisions and out-of-bounds writes counted."""
+    dest = list(dest)
+    written = set()
+    for i, v in zip(is_, vs):
+        if 0 <= i < len(dest):
+            if i in written:
+                STATS["colliding_writes"] += 1
+            written.add(i)
+            dest[i] = v
+        else:
+            STATS["oob_writes"] += 1
+    return dest
+
+
 def reset_stats():
     for k in STATS:
         STATS[k] = 0

@@ -7,7 +7,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from adl import (F, D, STATS, emit, flat, lift, lit, reset_stats, seed,  # noqa: E402
+from adl import (F, D, STATS, emit, flat, fold, hist, lift, lit, reset_stats, scan,  # noqa: E402, F401
+                 scatter_into, seed,
                  shape, stats_line, unflat)
 
 
@@ -136,23 +137,6 @@ def onehot(n, i):
 # ------------------------------------------------ sequential readings of the combinators
 
 
-def fold(op, ne, xs):
-    """reduce: folds from the left starting at ne (ties of min/max keep the earlier)."""
-    acc = ne
-    for x in xs:
-        acc = op(acc, x)
-    return acc
-
-
-def scan(op, ne, xs):
-    """Inclusive scan from the left."""
-    out, acc = [], ne
-    for x in xs:
-        acc = op(acc, x)
-        out.append(acc)
-    return out
-
-
 def ew(op):
     """A scalar operator lifted to slices elementwise."""
     def g(a, b):
@@ -160,32 +144,6 @@ def ew(op):
             return [g(x, y) for x, y in zip(a, b)]
         return op(a, b)
     return g
-
-
-def hist(dest, op, is_, vs):
-    """reduce_by_index: dest[i] = op(dest[i], v) in index order; out of bounds dropped."""
-    dest = list(dest)
-    for i, v in zip(is_, vs):
-        if 0 <= i < len(dest):
-            dest[i] = op(dest[i], v)
-        else:
-            STATS["oob_writes"] += 1
-    return dest
-
-
-def scatter_into(dest, is_, vs):
-    """The last write in index order wins; collisions and out-of-bounds writes counted."""
-    dest = list(dest)
-    written = set()
-    for i, v in zip(is_, vs):
-        if 0 <= i < len(dest):
-            if i in written:
-                STATS["colliding_writes"] += 1
-            written.add(i)
-            dest[i] = v
-        else:
-            STATS["oob_writes"] += 1
-    return dest
 
 
 ADD = lambda a, b: a + b  # noqa: E731

@@ -10,7 +10,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from adl import (F, D, STATS, asum, dmax, dmin, emit, finish, grad, jvp, lit, real,  # noqa: E402
+from adl import (F, D, STATS, asum, dmax, dmin, emit, finish, fold, grad, hist, jvp,  # noqa: E402
+                 lit, real, scan, scatter_into,
                  reset_stats, seed, stats_line, vjp)
 
 
@@ -23,45 +24,6 @@ def ew(op, a, b):
 
 ADD = lambda a, b: a + b  # noqa: E731
 MUL = lambda a, b: a * b  # noqa: E731
-
-
-def fold(op, ne, xs):
-    acc = ne
-    for x in xs:
-        acc = op(acc, x)
-    return acc
-
-
-def scan(op, ne, xs):
-    out, acc = [], ne
-    for x in xs:
-        acc = op(acc, x)
-        out.append(acc)
-    return out
-
-
-def hist(dest, op, is_, vs):
-    dest = list(dest)
-    for i, v in zip(is_, vs):
-        if 0 <= i < len(dest):
-            dest[i] = op(dest[i], v)
-        else:
-            STATS["oob_writes"] += 1
-    return dest
-
-
-def scatter_into(dest, is_, vs):
-    dest = list(dest)
-    written = set()
-    for i, v in zip(is_, vs):
-        if 0 <= i < len(dest):
-            if i in written:
-                STATS["colliding_writes"] += 1
-            written.add(i)
-            dest[i] = v
-        else:
-            STATS["oob_writes"] += 1
-    return dest
 
 
 def map_multi():
