@@ -16,10 +16,11 @@
 //! supply seeded with every name of the function (`crate::kit::names`); the result is
 //! re-checked by the caller.
 
+use super::ir::{mk, var};
 use crate::kit::names::supply_for;
 use adora_core::ast::{Expr, ExprKind, Function, Name, Pat};
 use adora_core::check::NodeTypes;
-use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::types::Type;
 use adora_core::visit::{rebuild, NameSupply, Rebuild};
 
@@ -55,14 +56,6 @@ impl Rebuild for Flatten<'_> {
     fn child(&mut self, e: &Expr, _: &[(Name, Name)]) -> Expr {
         self.go(e)
     }
-}
-
-fn mk(kind: ExprKind) -> Expr {
-    Expr::new(kind, Span::DUMMY)
-}
-
-fn var(x: &str) -> Expr {
-    mk(ExprKind::Var(x.to_string()))
 }
 
 fn proj(e: Expr, path: &[usize]) -> Expr {
