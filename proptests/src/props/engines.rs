@@ -199,28 +199,49 @@ fn grad_equals_reference(e: &dyn Engine, case: &Case) -> Outcome {
         harness::ask(r.as_ref(), &f, &case.inputs, &Query::Grad, &opts()),
         "the reference"
     ));
-    for route in harness::routes(e, Question::Grad) {
+    if let Some(out) = routes_agree(e, Question::Grad, &f, case, &Query::Grad, &want) {
+        return out;
+    }
+    Pass::figure(if nonzero(&want) { 1.0 } else { 0.0 })
+}
+
+/// Every route `e` offers for `q` answers `query` exactly as the reference did (`want`);
+/// `Some(outcome)` ends the case: a failure naming the first route that does not (with
+/// its program), an error of a route, or a vacuous case (a resource limit).
+fn routes_agree(
+    e: &dyn Engine,
+    q: Question,
+    f: &adora_core::ast::Function,
+    case: &Case,
+    query: &Query<Rat>,
+    want: &Answer<Rat>,
+) -> Option<Outcome> {
+    for route in harness::routes(e, q) {
         let what = format!("engine `{}` ({route:?})", e.name());
-        let got = or_vacuous!(call(
-            harness::ask_by(e, route, &f, &case.inputs, &Query::Grad, &opts()),
-            &what
-        ));
-        if got != want {
+        let got = match call(
+            harness::ask_by(e, route, f, &case.inputs, query, &opts()),
+            &what,
+        ) {
+            Ok(Some(got)) => got,
+            Ok(None) => return Some(Pass::vacuous()),
+            Err(msg) => return Some(Err(msg)),
+        };
+        if &got != want {
             let program = match route {
                 Route::Program => e
-                    .program(&f, Question::Grad)
+                    .program(f, q)
                     .map(|dp| adora_core::pretty::function(&dp.function))
                     .unwrap_or_default(),
                 Route::Runtime => String::new(),
             };
-            return fail(format!(
+            return Some(fail(format!(
                 "{what}: {}\nreference: {}\n{program}",
                 show_answer(&got),
-                show_answer(&want)
-            ));
+                show_answer(want)
+            )));
         }
     }
-    Pass::figure(if nonzero(&want) { 1.0 } else { 0.0 })
+    None
 }
 
 fn jvp_equals_reference(e: &dyn Engine, case: &Case) -> Outcome {
@@ -235,26 +256,8 @@ fn jvp_equals_reference(e: &dyn Engine, case: &Case) -> Outcome {
         harness::ask(r.as_ref(), &f, &case.inputs, &query, &opts()),
         "the reference"
     ));
-    for route in harness::routes(e, Question::Jvp) {
-        let what = format!("engine `{}` ({route:?})", e.name());
-        let got = or_vacuous!(call(
-            harness::ask_by(e, route, &f, &case.inputs, &query, &opts()),
-            &what
-        ));
-        if got != want {
-            let program = match route {
-                Route::Program => e
-                    .program(&f, Question::Jvp)
-                    .map(|dp| adora_core::pretty::function(&dp.function))
-                    .unwrap_or_default(),
-                Route::Runtime => String::new(),
-            };
-            return fail(format!(
-                "{what}: {}\nreference: {}\n{program}",
-                show_answer(&got),
-                show_answer(&want)
-            ));
-        }
+    if let Some(out) = routes_agree(e, Question::Jvp, &f, case, &query, &want) {
+        return out;
     }
     Pass::figure(if nonzero(&want) { 1.0 } else { 0.0 })
 }
