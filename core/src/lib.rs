@@ -4,7 +4,8 @@
 //! ([`inline`]), traversal and binder helpers shared by all passes ([`visit`]), and Linear A
 //! ([`linear`], seed 002), the non-linear ; linear dialect the `linear` engine works in, and
 //! size parameters ([`sizes`]: a program is instantiated at its inputs' sizes before it is
-//! checked).
+//! checked), and the tensor language of seed 001 ([`tl`]: its terms and Tensor-SSA form, which
+//! the `tssa` engine lowers core programs into).
 //!
 //! The pipeline is `parse` → `check` (every `def`) → `elaborate` (one entry point: inline
 //! calls, type literals, make broadcasts explicit, make binders unique). See
@@ -24,6 +25,7 @@ pub mod linear;
 pub mod parser;
 pub mod pretty;
 pub mod sizes;
+pub mod tl;
 pub mod types;
 pub mod visit;
 
