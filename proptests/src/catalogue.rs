@@ -10,7 +10,8 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_reverse, soac_rules,
+    bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs, soac_maps,
+    soac_reverse, soac_rules,
 };
 use adora_rewrites::engine::Engine;
 
@@ -133,6 +134,8 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(soac::properties());
     out.extend(engines::properties());
     out.extend(soac_rules::properties());
+    out.extend(soac_maps::properties());
+    out.extend(soac_costs::properties());
     out
 }
 

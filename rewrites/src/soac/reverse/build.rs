@@ -113,10 +113,9 @@ pub struct Rev {
     pub reexec: bool,
     /// The names bound by such re-executions.
     pub droppable: HashSet<Name>,
-    /// Accesses `y = xs[i…]` of accumulated free arrays of the `map` being reversed
-    /// (`super::map_acc`), by statement name: the indices and `ȳ` once the return sweep
-    /// reaches them.
-    pub acc_sites: HashMap<Name, Option<(Vec<Expr>, Expr)>>,
+    /// The accumulators of the `map`s being reversed (`super::map_acc`): per free
+    /// array, the batches of updates collected in the scope being reversed.
+    pub accs: HashMap<Name, Vec<super::map_acc::Batch>>,
     /// The reverse rules of the SOACs without bodies.
     pub rules: super::Rules,
     /// Counter of `if`s met when normalising lambdas.

@@ -93,12 +93,13 @@ impl Rev {
                 None => Ok(()),
             },
             K::Index(x, is) => {
+                let deps: std::collections::BTreeSet<_> =
+                    is.iter().flat_map(adora_core::visit::free_vars).collect();
                 let is: Vec<Expr> = is.iter().map(|i| self.sub(i)).collect();
-                if let adora_core::ast::Pat::Var(yn) = &st.pat {
-                    if let Some(slot) = self.acc_sites.get_mut(yn) {
-                        // An access of an accumulated free array (§5.4, `super::map_acc`).
-                        *slot = Some((is, g));
-                        return Ok(());
+                if let ExprKind::Var(f) = &x.kind {
+                    if self.accs.contains_key(f) {
+                        // An access of an accumulator (§5.4, `super::map_acc`).
+                        return self.push_site(f, &is, g, deps, out);
                     }
                 }
                 self.add_at(adj, x, &is, g, out)

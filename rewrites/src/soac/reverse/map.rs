@@ -12,14 +12,16 @@
 //! real leaf flattened (`reshape`, or `[a]` for a scalar) and joined by `append` — and
 //! unpacked after the `map` by `gather` and `reshape`: work linear in the adjoints' size.
 
+use super::acc_reduce::Columns;
 use super::build::{bin, int, prim, wrap, zeros, Adj, Block, Rev};
 use super::flat::shape;
 use super::ir::{free_of, mk, var, Body, St};
-use super::map_acc::{sites_of, Site};
+use super::map_acc::{indexed_only, variant, Batch};
 use super::sweep::Adjoints;
 use adora_core::ast::{BinOp, Expr, ExprKind, Lambda, Name, Op, Prim};
 use adora_core::diag::Result;
 use adora_core::types::{Base, Type};
+use std::collections::HashSet;
 
 /// The real leaves of `ty`: projection path and shape.
 fn leaves(ty: &Type, path: &mut Vec<usize>, out: &mut Vec<(Vec<usize>, Vec<usize>)>) {
@@ -60,6 +62,9 @@ fn columns(rev: &mut Rev, m: &Expr, n: usize, off: usize, sh: &[usize]) -> Expr 
         vec![i.clone(), j.clone()],
         vec![var(&i), bin(BinOp::Add, var(&j), int(off as i64))],
     ));
+    if sh.len() == 1 {
+        return g;
+    }
     let full: Vec<usize> = std::iter::once(n).chain(sh.iter().copied()).collect();
     prim(Prim::Reshape(full), vec![g])
 }
@@ -100,24 +105,34 @@ impl Rev {
             .into_iter()
             .filter(|x| !params.contains(x))
             .collect();
-        let mut sites: Vec<Site> = Vec::new();
+        // Accumulators (`super::map_acc`): carried when an enclosing `map` made them
+        // accumulators already, owned (released after this `map`) otherwise.
+        let mut accd: Vec<Name> = Vec::new();
         for f in self.with_reals(free)? {
             let fty = self.ty(&f)?;
-            match sites_of(body, &f, &fty) {
-                Some(ss) => sites.extend(ss),
-                None => {
-                    outs.push(f);
-                    param_of.push(None);
+            let array = matches!(&fty, Type::Array(Base::R, s) if !s.is_empty());
+            if self.accs.contains_key(&f) {
+                if !indexed_only(body, &f) {
+                    return Err(super::ir::internal(format!(
+                        "the accumulator `{f}` is used otherwise than by indexing in a nested map"
+                    )));
                 }
+                accd.push(f);
+            } else if array && indexed_only(body, &f) {
+                accd.push(f);
+            } else {
+                outs.push(f);
+                param_of.push(None);
             }
         }
-        if outs.is_empty() && sites.is_empty() {
+        if outs.is_empty() && accd.is_empty() {
             return Ok(());
         }
         let mut out_tys = self.types_of(&outs)?;
-        for s in &sites {
-            self.acc_sites.insert(s.stmt.clone(), None);
-        }
+        let saved: Vec<(Name, Option<Vec<Batch>>)> = accd
+            .iter()
+            .map(|f| (f.clone(), self.accs.insert(f.clone(), Vec::new())))
+            .collect();
         let g = self.materialize(&ybar, &st.ty, out)?;
         let args2: Vec<Expr> = args.iter().map(|a| self.sub(a)).collect();
         // The reversed lambda.
@@ -135,45 +150,70 @@ impl Rev {
         for (a, t) in adjs.iter().zip(&out_tys) {
             mats.push(self.materialize(a, t, &mut blk)?);
         }
-        for s in &sites {
-            let rec = self.acc_sites.remove(&s.stmt).flatten();
-            let (i, v, vty) = self.site_outputs(s, rec, &mut blk)?;
-            mats.push(i);
-            out_tys.push(Type::real());
-            mats.push(v);
-            out_tys.push(vty);
+        let mut groups: Vec<(Name, Batch)> = Vec::new();
+        for f in &accd {
+            let bs = self.accs.remove(f).unwrap_or_default();
+            for b in self.join_batches(f, bs, &mut blk)? {
+                groups.push((f.clone(), b));
+            }
+        }
+        let mut owned = Vec::new();
+        for (f, s) in saved {
+            match s {
+                Some(s) => {
+                    self.accs.insert(f, s);
+                }
+                None => owned.push(f),
+            }
+        }
+        for (f, b) in &groups {
+            mats.push(b.is.clone());
+            out_tys.push(Type::Array(Base::R, vec![b.k]));
+            mats.push(b.vs.clone());
+            let rest = self.rest_of(f, b.rank)?;
+            out_tys.push(Type::Array(
+                Base::R,
+                std::iter::once(b.k).chain(rest).collect(),
+            ));
+        }
+        if mats.is_empty() {
+            return Ok(());
         }
         let single = out_tys.len() == 1 && matches!(out_tys[0], Type::Array(Base::R, _));
         let mut all_leaves = Vec::new();
         let result = if single {
             mats[0].clone()
         } else {
+            // Consecutive scalars as one array literal, other leaves as flat vectors.
             let mut parts = Vec::new();
+            let mut scalars = Vec::new();
             for (m, t) in mats.iter().zip(&out_tys) {
                 let mut ls = Vec::new();
                 leaves(t, &mut Vec::new(), &mut ls);
                 for (path, sh) in ls {
                     let x = at_path(m, &path);
                     let size: usize = sh.iter().product();
-                    let flat = if sh.is_empty() {
-                        mk(ExprKind::Array(vec![x]))
+                    if sh.is_empty() {
+                        scalars.push(x);
                     } else {
-                        prim(Prim::Reshape(vec![size]), vec![x])
-                    };
-                    parts.push((flat, size));
+                        if !scalars.is_empty() {
+                            let k = scalars.len();
+                            parts.push((mk(ExprKind::Array(std::mem::take(&mut scalars))), k));
+                        }
+                        let flat = match sh.len() {
+                            1 => x,
+                            _ => prim(Prim::Reshape(vec![size]), vec![x]),
+                        };
+                        parts.push((flat, size));
+                    }
                     all_leaves.push((path, sh));
                 }
             }
-            let mut it = parts.into_iter();
-            let (first, mut total) = it.next().expect("an adjoint with reals has a real leaf");
-            let mut acc = first;
-            for (p, s) in it {
-                let t = Type::Array(Base::R, vec![total]);
-                let a = self.bind("pack", &t, acc, &mut blk);
-                acc = prim(Prim::Append, vec![a, p]);
-                total += s;
+            if !scalars.is_empty() {
+                let k = scalars.len();
+                parts.push((mk(ExprKind::Array(scalars)), k));
             }
-            acc
+            self.pack(parts, &mut blk)
         };
         let mut margs = args2;
         margs.push(g);
@@ -186,6 +226,8 @@ impl Rev {
         let map_e = mk(ExprKind::Map(lam, margs));
         // Unpack per output: its stacked adjoint, as an Adj of `[n] ++ T`.
         let mut per_out: Vec<Adj> = Vec::new();
+        let mut rows = None;
+        let mut off = 0;
         if single {
             let t = stacked(n, &out_tys[0]);
             per_out.push(Adj::Atom(self.bind("rows", &t, map_e, out)));
@@ -196,8 +238,7 @@ impl Rev {
                 .sum();
             let mty = Type::Array(Base::R, vec![n, total]);
             let m = self.bind("rows", &mty, map_e, out);
-            let mut off = 0;
-            for t in &out_tys {
+            for t in &out_tys[..outs.len()] {
                 let mut ls = Vec::new();
                 leaves(t, &mut Vec::new(), &mut ls);
                 let mut cols = Vec::new();
@@ -216,19 +257,39 @@ impl Rev {
                     &mut Vec::new(),
                 ));
             }
+            rows = Some(m);
         }
-        let site_cols: Vec<Adj> = per_out.split_off(outs.len());
-        for (j, s) in sites.iter().enumerate() {
-            let (Adj::Atom(is), Adj::Atom(vs)) = (&site_cols[2 * j], &site_cols[2 * j + 1]) else {
+        let mut vary: HashSet<Name> = params.iter().cloned().collect();
+        variant(body, &mut vary);
+        for (f, b) in groups {
+            let Some(m) = rows.clone() else {
                 return Err(super::ir::internal(
-                    "an accumulator's columns are not atoms",
+                    "accumulator updates without packed rows",
                 ));
             };
-            let aty = self.ty(&s.array)?;
-            let old = adj.remove(&s.array).unwrap_or(Adj::Zero);
-            let old = self.materialize(&old, &aty, out)?;
-            let new = self.site_accumulate(s, old, is.clone(), vs.clone(), out)?;
-            adj.insert(s.array.clone(), Adj::Atom(new));
+            let rl: usize = self.rest_of(&f, b.rank)?.iter().product();
+            let invariant = b.deps.iter().all(|d| !vary.contains(d));
+            let cols = Columns {
+                rank: b.rank,
+                k: b.k,
+                rows: m,
+                off_is: off,
+                off_vs: off + b.k,
+                deps: b.deps,
+            };
+            off += b.k * (1 + rl);
+            let Some(batch) = self.batch_after_map(&f, n, cols, invariant, out)? else {
+                continue;
+            };
+            if owned.contains(&f) {
+                let aty = self.ty(&f)?;
+                let old = adj.remove(&f).unwrap_or(Adj::Zero);
+                let old = self.materialize(&old, &aty, out)?;
+                let new = self.release(&f, old, &batch, out)?;
+                adj.insert(f.clone(), Adj::Atom(new));
+            } else {
+                self.accs.entry(f).or_default().push(batch);
+            }
         }
         for ((name, t), (stk, k)) in outs
             .iter()
@@ -244,6 +305,32 @@ impl Rev {
             }
         }
         Ok(())
+    }
+
+    /// The parts (flat vectors and their sizes) joined into one vector by a balanced tree
+    /// of `append`s (each scalar moved about `log2` of the number of parts times).
+    fn pack(&mut self, mut parts: Vec<(Expr, usize)>, blk: &mut Block) -> Expr {
+        while parts.len() > 1 {
+            let mut next = Vec::new();
+            let mut it = parts.into_iter();
+            while let Some((a, sa)) = it.next() {
+                match it.next() {
+                    Some((b, sb)) => {
+                        let t = Type::Array(Base::R, vec![sa]);
+                        let a = self.bind("pack", &t, a, blk);
+                        let t = Type::Array(Base::R, vec![sb]);
+                        let b = self.bind("pack", &t, b, blk);
+                        next.push((prim(Prim::Append, vec![a, b]), sa + sb));
+                    }
+                    None => next.push((a, sa)),
+                }
+            }
+            parts = next;
+        }
+        parts
+            .pop()
+            .map(|(e, _)| e)
+            .expect("an adjoint with reals has a real leaf")
     }
 
     /// `reduce(+, 0, rows)` per real leaf: the sum of per-element contributions (§6.1).

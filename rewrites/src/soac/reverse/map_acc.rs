@@ -1,13 +1,24 @@
 //! The accumulators of a `map`'s free arrays (seed 004 *AD for an Array Language with
-//! Nested Parallelism* §5.4): a free array `xs` that the lambda only reads by indexing,
-//! `y = xs[i…]` at the lambda's top level, gets its adjoint as one (index, value) pair per
-//! access and element — the index, and `ȳ` at that access — added after the `map` by
-//! `reduce_by_index(xs̄, +, 0, is, vs)`: adjoint work proportional to the accesses, not to
-//! the array. An access whose adjoint is zero contributes the out-of-bounds index `-1`
-//! (dropped). Multi-dimensional accesses `xs[i, j]` are linearised (`i · m + j`, `-1`
-//! when a component is out of bounds) over `xs̄` reshaped to one outer dimension.
-//! Any other use of the array (in a nested body, as a whole) falls back to the whole
-//! array adjoint per element, summed by `reduce(+)` (`super::map`).
+//! Nested Parallelism* §5.4): a free array `xs` of real scalars that the lambda reads only
+//! by indexing — at the lambda's top level or inside the bodies of `map`s and `if`s nested
+//! in it, never as a whole, in a `loop` or in an operator lambda — is an *accumulator*
+//! while the `map`'s return sweep runs. Its adjoint is then a list of (index, value)
+//! updates (§5.4: "semantically, accumulators are lists of index/value pairs"), kept as
+//! [`Batch`]es in `Rev::accs` and added to `xs̄` once, after the outermost such `map`, by
+//! `reduce_by_index(xs̄, +, 0, is, vs)`: adjoint work proportional to the accesses, not
+//! to the array.
+//!
+//! | rule | statement | our notation | paper | status |
+//! |---|---|---|---|---|
+//! | `acc/eligible` | which free arrays are accumulators | `xs` read only by `y = xs[i…]` (indices free of `xs`) in the lambda's body and in its nested `map` and `if` bodies ([`indexed_only`]) | §5.4 | paper (the nested bodies: §5.4 "arrays of accumulators") |
+//! | `acc/access` | `y = xs[i…]` with `xs` an accumulator | the batch `([real(ι)], [ȳ])` of one update, `ι = i` for one index, `i · m + j` (or `-1` when a component is out of bounds) for `xs[i, j]` ([`Rev::push_site`]) | §5.4, §4.2 | paper (indices carried as reals: our decision) |
+//! | `acc/map` | a `map` whose body updates an accumulator (`super::map`) | the updates of one element, per rank, concatenated by `append` and returned by the reversed lambda; after the `map`, the columns `[n, k]` and `[n, k, …]` reshaped to one batch of `n · k` updates | §5.4 ("we treat xs as an array of accumulators when passed to map") | paper |
+//! | `acc/if` | an `if` whose branches update an accumulator (`super::acc_if`) | each branch returns the updates of both branches' layout, `-1` (dropped) and zeros in the other branch's places | §5.4, §6.3 | our decision (static shapes) |
+//! | `acc/reduce` | updates with indices invariant to the `map` (`super::acc_reduce`) | the values summed over the `map` by `reduce(+)`, the indices of one element | §6.1 | paper |
+//! | `acc/release` | after the outermost `map` reading `xs` | `xs̄ = reduce_by_index(xs̄, +, 0, floor(is), vs)`, through a reshape to one outer dimension for multi-index accesses ([`Rev::release`]) | §5.4 | paper |
+//!
+//! Any other use of the array falls back to the whole-array adjoint per element, summed
+//! by `reduce(+)` (`super::map`).
 
 use super::build::{bin, int, prim, zeros, Block, Rev};
 use super::flat::shape;
@@ -16,68 +27,111 @@ use adora_core::ast::{BinOp, Expr, ExprKind, Name, Op, Pat, Prim};
 use adora_core::diag::Result;
 use adora_core::types::{Base, Type};
 use adora_core::visit::free_vars;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-/// One access `y = xs[i…]` of an accumulated array: the statement's name and the number
-/// of indices.
+/// A batch of `k` updates of an accumulator through accesses with `rank` indices.
 #[derive(Clone, Debug)]
-pub struct Site {
-    /// The array.
-    pub array: Name,
-    /// The statement's name.
-    pub stmt: Name,
-    /// The number of indices.
+pub struct Batch {
+    /// The number of indices of the accesses.
     pub rank: usize,
+    /// The linearised indices as reals, `R[k]` (`-1` for an update that is dropped).
+    pub is: Expr,
+    /// The values, `R[k] ++ shape[rank..]`.
+    pub vs: Expr,
+    /// The number of updates.
+    pub k: usize,
+    /// The statement names the indices depend on (index atoms, `if` conditions).
+    pub deps: BTreeSet<Name>,
 }
 
-/// The accesses of `f` in `body` when it is read only by indexing at the top level of
-/// `body`; `None` otherwise.
-pub fn sites_of(body: &Body, f: &Name, ty: &Type) -> Option<Vec<Site>> {
-    let Type::Array(Base::R, s) = ty else {
-        return None;
-    };
-    let mut sites = Vec::new();
+/// Whether the free array `f` is read only by indexing in `body` and in the bodies of
+/// the `map`s and `if`s nested in it (`acc/eligible`).
+pub fn indexed_only(body: &Body, f: &Name) -> bool {
     for st in &body.stmts {
-        if let (Pat::Var(y), Rhs::Flat(e)) = (&st.pat, &st.rhs) {
-            if let ExprKind::Index(x, is) = &e.kind {
-                if matches!(&x.kind, ExprKind::Var(v) if v == f)
-                    && is.len() <= s.len()
-                    && !is.iter().any(|i| free_vars(i).contains(f))
+        match &st.rhs {
+            Rhs::Flat(e) => {
+                if let (Pat::Var(_), ExprKind::Index(x, is)) = (&st.pat, &e.kind) {
+                    if matches!(&x.kind, ExprKind::Var(v) if v == f) {
+                        if is.iter().any(|i| free_vars(i).contains(f)) {
+                            return false;
+                        }
+                        continue;
+                    }
+                }
+                if free_vars(e).contains(f) {
+                    return false;
+                }
+            }
+            Rhs::Map { body: b, args, .. } => {
+                if args.iter().any(|a| free_vars(a).contains(f)) || !indexed_only(b, f) {
+                    return false;
+                }
+            }
+            Rhs::If { cond, then_, else_ } => {
+                if free_vars(cond).contains(f) || !indexed_only(then_, f) || !indexed_only(else_, f)
                 {
-                    sites.push(Site {
-                        array: f.clone(),
-                        stmt: y.clone(),
-                        rank: is.len(),
-                    });
-                    continue;
+                    return false;
+                }
+            }
+            Rhs::Loop { .. } | Rhs::Soac(_) => {
+                if rhs_free(&st.rhs).contains(f) {
+                    return false;
                 }
             }
         }
-        if rhs_free(&st.rhs).contains(f) {
-            return None;
+    }
+    !free_vars(&body.result).contains(f)
+}
+
+/// Adds to `vary` the names of `body` (nested bodies included) whose values may depend
+/// on a name already in `vary` (loop accumulators always, conservatively).
+pub fn variant(body: &Body, vary: &mut HashSet<Name>) {
+    for st in &body.stmts {
+        match &st.rhs {
+            Rhs::Map {
+                params,
+                body: b,
+                args,
+                ..
+            } => {
+                for (p, a) in params.iter().zip(args) {
+                    if free_vars(a).iter().any(|v| vary.contains(v)) {
+                        vary.insert(p.clone());
+                    }
+                }
+                variant(b, vary);
+            }
+            Rhs::If { then_, else_, .. } => {
+                variant(then_, vary);
+                variant(else_, vary);
+            }
+            Rhs::Loop { acc, body: b, .. } => {
+                vary.extend(acc.iter().cloned());
+                variant(b, vary);
+            }
+            Rhs::Flat(_) | Rhs::Soac(_) => {}
+        }
+        if rhs_free(&st.rhs).iter().any(|v| vary.contains(v)) {
+            vary.extend(adora_core::visit::pat_names(&st.pat).into_iter().cloned());
         }
     }
-    if free_vars(&body.result).contains(f) || sites.is_empty() {
-        return None;
-    }
-    Some(sites)
 }
 
 impl Rev {
-    /// In the reversed lambda's block: the access's pair as reals, `(real(index), ȳ)`
-    /// (`(-1, 0)` when its adjoint was zero).
-    pub fn site_outputs(
+    /// `acc/access`: the update of `y = f[is…]` (`is` in this copy's names, `deps` the
+    /// statement names of the indices) by the final adjoint `g` of `y`.
+    pub fn push_site(
         &mut self,
-        site: &Site,
-        rec: Option<(Vec<Expr>, Expr)>,
-        blk: &mut Block,
-    ) -> Result<(Expr, Expr, Type)> {
-        let aty = self.ty(&site.array)?;
-        let s = shape(&aty)?;
-        let rest = Type::Array(Base::R, s[site.rank..].to_vec());
-        let Some((is, g)) = rec else {
-            return Ok((int_real(-1), zeros(&rest), rest));
-        };
-        let idx = if site.rank == 1 {
+        f: &Name,
+        is: &[Expr],
+        g: Expr,
+        deps: BTreeSet<Name>,
+        out: &mut Block,
+    ) -> Result<()> {
+        let s = shape(&self.ty(f)?)?;
+        let rank = is.len();
+        let rest: Vec<usize> = s[rank..].to_vec();
+        let idx = if rank == 1 {
             is[0].clone()
         } else {
             let mut ok: Option<Expr> = None;
@@ -97,34 +151,74 @@ impl Rev {
                     Some(l) => bin(BinOp::Add, bin(BinOp::Mul, l, int(*m as i64)), i.clone()),
                 });
             }
-            let ok = self.bind("ok", &Type::bool(), ok.expect("a site has indices"), blk);
-            let lin = self.bind("lin", &Type::int(), lin.expect("a site has indices"), blk);
+            let ok = self.bind("ok", &Type::bool(), ok.expect("a site has indices"), out);
+            let lin = self.bind("lin", &Type::int(), lin.expect("a site has indices"), out);
             let sel = prim(Prim::Select, vec![ok, lin, int(-1)]);
-            self.bind("at", &Type::int(), sel, blk)
+            self.bind("at", &Type::int(), sel, out)
         };
-        let r = prim(Prim::Real, vec![idx]);
-        Ok((self.bind("at", &Type::real(), r, blk), g, rest))
+        let at = self.bind("at", &Type::real(), prim(Prim::Real, vec![idx]), out);
+        let is1 = mk(ExprKind::Array(vec![at]));
+        let is1 = self.bind("at", &Type::Array(Base::R, vec![1]), is1, out);
+        let vty = Type::Array(Base::R, std::iter::once(1).chain(rest).collect());
+        let vs1 = self.bind("upd", &vty, mk(ExprKind::Array(vec![g])), out);
+        self.accs.entry(f.clone()).or_default().push(Batch {
+            rank,
+            is: is1,
+            vs: vs1,
+            k: 1,
+            deps,
+        });
+        Ok(())
     }
 
-    /// `xs̄ = reduce_by_index(xs̄, +, 0, floor(is), vs)` after the `map`, through a
-    /// reshape to one outer dimension for multi-index accesses.
-    pub fn site_accumulate(
+    /// The batches `bs` of `f` joined into one per rank (in rank order) by `append`.
+    pub fn join_batches(
         &mut self,
-        site: &Site,
-        old: Expr,
-        is_real: Expr,
-        vs: Expr,
+        f: &Name,
+        bs: Vec<Batch>,
         out: &mut Block,
-    ) -> Result<Expr> {
-        let aty = self.ty(&site.array)?;
+    ) -> Result<Vec<Batch>> {
+        let s = shape(&self.ty(f)?)?;
+        let mut by_rank: BTreeMap<usize, Vec<Batch>> = BTreeMap::new();
+        for b in bs {
+            by_rank.entry(b.rank).or_default().push(b);
+        }
+        let mut res = Vec::new();
+        for (rank, group) in by_rank {
+            let mut it = group.into_iter();
+            let mut acc = it.next().expect("a group has a batch");
+            for b in it {
+                let k = acc.k + b.k;
+                let ity = Type::Array(Base::R, vec![k]);
+                let vty = Type::Array(
+                    Base::R,
+                    std::iter::once(k)
+                        .chain(s[rank..].iter().copied())
+                        .collect(),
+                );
+                let is = prim(Prim::Append, vec![acc.is, b.is]);
+                let vs = prim(Prim::Append, vec![acc.vs, b.vs]);
+                acc.is = self.bind("is", &ity, is, out);
+                acc.vs = self.bind("vs", &vty, vs, out);
+                acc.k = k;
+                acc.deps.extend(b.deps);
+            }
+            res.push(acc);
+        }
+        Ok(res)
+    }
+
+    /// `acc/release`: `f̄ = reduce_by_index(old, +, 0, floor(b.is), b.vs)` (the new
+    /// adjoint's atom), through a reshape to one outer dimension for multi-index accesses.
+    pub fn release(&mut self, f: &Name, old: Expr, b: &Batch, out: &mut Block) -> Result<Expr> {
+        let aty = self.ty(f)?;
         let s = shape(&aty)?;
-        let n = shape(&self.atom_ty(&is_real)?)?[0];
-        let is = prim(Prim::Floor, vec![is_real]);
-        let is = self.bind("is", &Type::Array(Base::Z, vec![n]), is, out);
-        let rest: Vec<usize> = s[site.rank..].to_vec();
-        let outer: usize = s[..site.rank].iter().product();
+        let is = prim(Prim::Floor, vec![b.is.clone()]);
+        let is = self.bind("is", &Type::Array(Base::Z, vec![b.k]), is, out);
+        let rest: Vec<usize> = s[b.rank..].to_vec();
+        let outer: usize = s[..b.rank].iter().product();
         let flat_sh: Vec<usize> = std::iter::once(outer).chain(rest.iter().copied()).collect();
-        let dest = if site.rank == 1 {
+        let dest = if b.rank == 1 {
             old
         } else {
             let r = prim(Prim::Reshape(flat_sh.clone()), vec![old]);
@@ -135,18 +229,19 @@ impl Rev {
             op: Op::Add,
             ne: Box::new(zeros(&Type::Array(Base::R, rest))),
             is: Box::new(is),
-            vs: Box::new(vs),
+            vs: Box::new(b.vs.clone()),
         });
         let h = self.bind("acc", &Type::Array(Base::R, flat_sh), h, out);
-        Ok(if site.rank == 1 {
+        Ok(if b.rank == 1 {
             h
         } else {
             let r = prim(Prim::Reshape(s), vec![h]);
             self.bind("acc", &aty, r, out)
         })
     }
-}
 
-fn int_real(n: i64) -> Expr {
-    super::build::real(n)
+    /// The shape of the values of `f`'s updates through `rank` indices.
+    pub fn rest_of(&self, f: &Name, rank: usize) -> Result<Vec<usize>> {
+        Ok(shape(&self.ty(f)?)?[rank..].to_vec())
+    }
 }

@@ -20,7 +20,8 @@
 //! | `loop` | checkpoint per iteration, reversed loop re-executing the body | [`control`] | §4.2, §4.3 |
 //! | strip-mining (`Checkpoint::StripMine`) | loops split into nested strips first | [`stripmine`] | §1 fn. 1, §4.3 |
 //! | `map` | reversed lambda mapped; free variables summed by `reduce(+)` | [`map`] | §5.4, §6.1 |
-//! | free arrays of a `map` read by indexing | (index, value) pairs added by `reduce_by_index(+)` | [`map_acc`] | §5.4 |
+//! | free arrays of a `map` read by indexing, in its body or nested `map`s and `if`s | accumulators: (index, value) updates added by `reduce_by_index(+)` after the outermost `map` | [`map_acc`], [`acc_if`] | §5.4 |
+//! | accumulator updates with indices invariant to a `map` | summed over the `map` by `reduce(+)` | [`acc_reduce`] | §6.1 |
 //! | `reduce`, `scan`, `reduce_by_index`, `scatter_into` | [`Rules`] (`soac::rules`) | [`soac`] | §5.1–§5.3 |
 //!
 //! The derivative program (`Full` layout): `(x1, …, xn, ct) -> (value, x̄k…)`, one
@@ -28,6 +29,8 @@
 //! called with cotangent 1. [`counted`] also reports how many times each scope's primal
 //! statements run in the derivative program ([`Counts`]).
 
+pub mod acc_if;
+pub mod acc_reduce;
 pub mod build;
 pub mod control;
 pub mod dce;
@@ -128,7 +131,7 @@ pub fn counted_with(
         open: Vec::new(),
         reexec: false,
         droppable: Default::default(),
-        acc_sites: HashMap::new(),
+        accs: HashMap::new(),
         rules,
         ifs,
     };

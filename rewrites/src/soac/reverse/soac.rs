@@ -34,6 +34,9 @@ pub struct Rules {
     pub reduce_by_index: OpRule,
     /// `scatter_into(dest, is, vs)`.
     pub scatter_into: ScatterRule,
+    /// Whether accumulator updates with indices invariant to a `map` are summed over it
+    /// by `reduce(+)` (seed 004 §6.1; rule `acc/reduce` of `super::acc_reduce`).
+    pub acc_to_reduce: bool,
 }
 
 impl Default for Rules {
@@ -45,6 +48,7 @@ impl Default for Rules {
             scan: rules::scan::reverse,
             reduce_by_index: rules::reduce_by_index::reverse,
             scatter_into: rules::scatter_into::reverse,
+            acc_to_reduce: true,
         }
     }
 }

@@ -79,6 +79,9 @@ impl Rev {
     ) -> Result<()> {
         match &st.rhs {
             Rhs::Flat(e) => self.reverse_flat(st, e, ybar, adj, out),
+            Rhs::If { cond, then_, else_ } if self.if_updates_accumulators(then_, else_) => {
+                self.reverse_if_acc(st, cond, then_, else_, ybar, adj, out)
+            }
             Rhs::If { cond, then_, else_ } => {
                 self.reverse_if(st, cond, then_, else_, ybar, adj, out)
             }
