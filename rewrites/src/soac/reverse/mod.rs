@@ -64,16 +64,9 @@ pub fn program(f: &Function, q: Question) -> Result<DerivativeProgram> {
     counted(f, q, Rules::default()).map(|(dp, _)| dp)
 }
 
-/// How loops are checkpointed (seed 004 §4.3; docs/engines/soac-reverse.md).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Checkpoint {
-    /// The accumulator at every iteration's entry: the body runs twice.
-    #[default]
-    Every,
-    /// Strip-mined into `k` levels of nested loops (`stripmine`), each checkpointed
-    /// at every iteration: about `k · n^(1/k)` checkpoints, the body run `k + 1` times.
-    StripMine(usize),
-}
+/// How loops are checkpointed (seed 004 §4.3, §6.2; docs/engines/soac-reverse.md): the
+/// engine interface's loop policy, `--checkpoint every|once|stripmine:K`.
+pub use crate::engine::options::Checkpoint;
 
 /// The VJP (or gradient) program of `f` with the SOAC rules `rules`, and the
 /// re-execution counts of its scopes; loops checkpointed at every iteration.
@@ -115,8 +108,15 @@ pub fn counted_with(
     };
     let mut body = adora_core::with_stack(|| norm.body("main".into(), &f.body))?;
     let ifs = norm.ifs;
-    if let Checkpoint::StripMine(k) = checkpoint {
-        stripmine::stripmine(&mut body, k, &mut supply, &mut types);
+    match checkpoint {
+        Checkpoint::Every => {}
+        Checkpoint::StripMine(k) => stripmine::stripmine(&mut body, k, &mut supply, &mut types),
+        Checkpoint::Once => {
+            return Err(unsupported(
+                f.body.span,
+                "engine soac: the checkpoint policy `once` is not implemented yet",
+            ))
+        }
     }
     let ct = supply.fresh("ct");
     types.insert(ct.clone(), f.ret.clone());
