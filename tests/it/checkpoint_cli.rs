@@ -23,7 +23,7 @@ const INPUTS: [&str; 4] = ["--input", "x=3/2", "--input", "w=[1, 1/2, -1, 2, 1/3
 fn every_policy_agrees_with_the_reference_under_engine_all() {
     let p = file("all", LOOP);
     let p = p.to_str().unwrap();
-    for policy in ["every", "stripmine:1", "stripmine:2", "stripmine:3"] {
+    for policy in ["every", "once", "stripmine:1", "stripmine:2", "stripmine:3"] {
         let args = [
             &["grad", p][..],
             &INPUTS,

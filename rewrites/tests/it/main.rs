@@ -41,6 +41,7 @@ mod regress_constant_lets;
 mod regress_extract;
 mod regress_f64_ieee;
 mod regress_singularities;
+mod soac_checkpoint;
 mod soac_forward;
 mod soac_reverse;
 mod soac_reverse_plan;

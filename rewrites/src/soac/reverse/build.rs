@@ -121,6 +121,10 @@ pub struct Rev {
     pub rules: super::Rules,
     /// Counter of `if`s met when normalising lambdas.
     pub ifs: usize,
+    /// Under `Checkpoint::Once`, per loop counter: which accumulator components are
+    /// restored from the loop's result instead of checkpointed per iteration
+    /// (`super::once`); loops not listed checkpoint every component.
+    pub once: HashMap<Name, Vec<bool>>,
 }
 
 impl Rev {

@@ -36,6 +36,7 @@ pub mod ir;
 pub mod map;
 pub mod map_acc;
 pub mod nested_acc;
+pub mod once;
 pub mod soac;
 pub mod stripmine;
 pub mod sweep;
@@ -88,34 +89,22 @@ pub fn counted_with(
             "engine soac's reverse mode answers grad and vjp; jvp is its forward mode",
         ));
     }
-    // The bulk forms (`build`, `gather`, `scatter`, `sum`, ...) as SOACs first (seed 004
-    // §2; `soac::lower`): the return sweep knows only SOACs. The lowered program is the
-    // one differentiated, and so the primal of the derivative program.
-    let lowered = super::lower::lower(f)?;
-    let lowered = nested_acc::flatten_nested_accumulators(&lowered)?;
+    let Prepared {
+        function: lowered,
+        mut body,
+        mut supply,
+        mut types,
+        ifs,
+    } = prepare(f)?;
     let f = &lowered;
-    let names: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
-    let mut supply = crate::kit::names::supply_for(&names, &f.body);
-    let mut types = HashMap::new();
-    for p in &f.params {
-        types.insert(p.name.clone(), p.ty.clone());
-    }
-    let mut norm = Norm {
-        supply: &mut supply,
-        types: &mut types,
-        alias: HashMap::new(),
-        ifs: 0,
-    };
-    let mut body = adora_core::with_stack(|| norm.body("main".into(), &f.body))?;
-    let ifs = norm.ifs;
+    let mut once = HashMap::new();
     match checkpoint {
         Checkpoint::Every => {}
         Checkpoint::StripMine(k) => stripmine::stripmine(&mut body, k, &mut supply, &mut types),
         Checkpoint::Once => {
-            return Err(unsupported(
-                f.body.span,
-                "engine soac: the checkpoint policy `once` is not implemented yet",
-            ))
+            for (v, p) in once::plan(&body) {
+                once.insert(v, p.once.iter().map(|(_, b)| *b).collect());
+            }
         }
     }
     let ct = supply.fresh("ct");
@@ -131,6 +120,7 @@ pub fn counted_with(
         acc_sites: HashMap::new(),
         rules,
         ifs,
+        once,
     };
     let wanted: Vec<_> = f
         .params
@@ -209,6 +199,54 @@ pub fn counted_with(
         },
     };
     Ok((dp, counts))
+}
+
+/// The program differentiated (the bulk forms lowered, nested accumulators flattened)
+/// in statement form, with its name supply and types.
+struct Prepared {
+    function: Function,
+    body: ir::Body,
+    supply: adora_core::visit::NameSupply,
+    types: HashMap<adora_core::ast::Name, adora_core::types::Type>,
+    ifs: usize,
+}
+
+fn prepare(f: &Function) -> Result<Prepared> {
+    // The bulk forms (`build`, `gather`, `scatter`, `sum`, ...) as SOACs first (seed 004
+    // §2; `soac::lower`): the return sweep knows only SOACs. The lowered program is the
+    // one differentiated, and so the primal of the derivative program.
+    let lowered = super::lower::lower(f)?;
+    let function = nested_acc::flatten_nested_accumulators(&lowered)?;
+    let f = &function;
+    let names: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
+    let mut supply = crate::kit::names::supply_for(&names, &f.body);
+    let mut types = HashMap::new();
+    for p in &f.params {
+        types.insert(p.name.clone(), p.ty.clone());
+    }
+    let mut norm = Norm {
+        supply: &mut supply,
+        types: &mut types,
+        alias: HashMap::new(),
+        ifs: 0,
+    };
+    let body = adora_core::with_stack(|| norm.body("main".into(), &f.body))?;
+    let ifs = norm.ifs;
+    Ok(Prepared {
+        function,
+        body,
+        supply,
+        types,
+        ifs,
+    })
+}
+
+/// The plan of `--checkpoint once` for `f`'s loops (nested ones included, in program
+/// order): per loop, which accumulator components are restored from the loop's result
+/// instead of checkpointed per iteration (seed 004 §6.2; [`once`]).
+pub fn once_plan(f: &Function) -> Result<Vec<once::LoopPlan>> {
+    let p = prepare(f)?;
+    Ok(once::plan(&p.body).into_iter().map(|(_, l)| l).collect())
 }
 
 /// Per scope of `f` (the labels of [`Counts`]; operator lambdas excepted): its nesting
