@@ -8,5 +8,6 @@ mod properties;
 mod runner;
 mod sized_cases;
 mod sized_helper_cases;
+mod soac_loops;
 mod soac_reverse;
 mod soac_rules;

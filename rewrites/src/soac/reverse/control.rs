@@ -65,6 +65,7 @@ impl Rev {
             return Ok(());
         }
         let tys = self.types_of(&wanted)?;
+        self.fire("rev/if");
         let g = self.materialize(&ybar, &st.ty, out)?;
         let c = self.sub(cond);
         let branch = |rev: &mut Rev, body: &Body| -> Result<Expr> {
@@ -248,6 +249,7 @@ impl Rev {
         if real.is_empty() && free.is_empty() {
             return Ok(());
         }
+        self.fire("rev/loop-return");
         // The loop's carried adjoints: the real components', then the free variables'.
         let mut inits = Vec::new();
         for &k in &real {
@@ -274,6 +276,7 @@ impl Rev {
                 }
             };
             self.map.insert(acc[j].clone(), exit);
+            self.fire("rev/loop-once");
             cp_atoms.push(None);
         }
         let k = self.fresh("k");

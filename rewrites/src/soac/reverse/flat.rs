@@ -101,6 +101,7 @@ impl Rev {
                         return Ok(());
                     }
                 }
+                self.fire("rev/index");
                 self.add_at(adj, x, &is, g, out)
             }
             K::Lit(_) => Ok(()),

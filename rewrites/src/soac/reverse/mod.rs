@@ -82,6 +82,29 @@ pub fn counted_with(
     rules: Rules,
     checkpoint: Checkpoint,
 ) -> Result<(DerivativeProgram, Counts)> {
+    derive(f, q, rules, checkpoint).map(|d| (d.program, d.counts))
+}
+
+/// A derivative program with what its construction observed.
+#[derive(Clone, Debug)]
+pub struct Derived {
+    /// The VJP (or gradient) program.
+    pub program: DerivativeProgram,
+    /// The re-execution counts of its scopes ([`Counts`]).
+    pub counts: Counts,
+    /// How many times each framework rule ran in the return sweeps: `rev/if`,
+    /// `rev/loop-return`, `rev/loop-once` (per component restored from a loop's result),
+    /// `rev/index` (docs/engines/soac-reverse.md, "Rules"); a rule not listed never ran.
+    pub fired: BTreeMap<&'static str, usize>,
+    /// Names that got an adjoint contribution after their statement's rule had read
+    /// their adjoint (seed 004 §2.0.2, `rev/final-before-use`): empty when every adjoint
+    /// is final before it is used.
+    pub late: Vec<adora_core::ast::Name>,
+}
+
+/// The derivative program of `f` for `q` with `rules` and `checkpoint`, its counts, the
+/// rules that fired and the late contributions ([`Derived`]).
+pub fn derive(f: &Function, q: Question, rules: Rules, checkpoint: Checkpoint) -> Result<Derived> {
     q.check_function(f)?;
     if q == Question::Jvp {
         return Err(unsupported(
@@ -121,6 +144,8 @@ pub fn counted_with(
         rules,
         ifs,
         once,
+        fired: BTreeMap::new(),
+        late: Vec::new(),
     };
     let wanted: Vec<_> = f
         .params
@@ -188,7 +213,7 @@ pub fn counted_with(
     })?;
     let mut inputs: Vec<Input> = (0..f.params.len()).map(Input::Primal).collect();
     inputs.push(Input::Cotangent);
-    let dp = DerivativeProgram {
+    let program = DerivativeProgram {
         question: q,
         primal: f.clone(),
         function,
@@ -198,7 +223,12 @@ pub fn counted_with(
             layout: Layout::Full,
         },
     };
-    Ok((dp, counts))
+    Ok(Derived {
+        program,
+        counts,
+        fired: rev.fired,
+        late: rev.late,
+    })
 }
 
 /// The program differentiated (the bulk forms lowered, nested accumulators flattened)
