@@ -11,7 +11,7 @@ use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
     bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_framework, soac_loops,
-    soac_reverse, soac_rules,
+    soac_reverse, soac_rules, soac_while,
 };
 use adora_rewrites::engine::Engine;
 
@@ -132,6 +132,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(soac_reverse::properties());
     out.extend(soac_loops::properties());
     out.extend(soac_framework::properties());
+    out.extend(soac_while::properties());
     out.extend(kit::properties());
     out.extend(soac::properties());
     out.extend(engines::properties());

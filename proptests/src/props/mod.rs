@@ -1,6 +1,6 @@
 //! The properties, one module per area: [`lang`] (parser, printer, checker, elaboration),
 //! [`semantics`] (evaluators and the reference derivative), [`cost`] (cost models), [`bot`] (the bulk-operation transform), [`dual`] (dual-arrays
-//! reverse AD), [`linear`] (linearize, unzip, transpose), [`kit`] (the lowering kit), [`soac`] (engine `soac`'s lowering), [`soac_reverse`] (engine `soac`'s reverse mode), [`soac_loops`] (its loop checkpointing policies), [`soac_framework`] (its framework rules), [`engines`] (the properties every registered
+//! reverse AD), [`linear`] (linearize, unzip, transpose), [`kit`] (the lowering kit), [`soac`] (engine `soac`'s lowering), [`soac_reverse`] (engine `soac`'s reverse mode), [`soac_loops`] (its loop checkpointing policies), [`soac_framework`] (its framework rules), [`soac_while`] (while loops as bounded loops), [`engines`] (the properties every registered
 //! engine gets, generated from the registry), [`soac_rules`] (the reverse rules of engine `soac`); with
 //! shared helpers in [`util`] and alpha-equivalence in [`alpha`].
 
@@ -18,4 +18,5 @@ pub mod soac_framework;
 pub mod soac_loops;
 pub mod soac_reverse;
 pub mod soac_rules;
+pub mod soac_while;
 pub mod util;

@@ -75,3 +75,9 @@ fn adjoint_final_before_use() {
     let r = check("soac/adjoint-final-before-use", 300);
     assert!(r.vacuous < 150, "{}", r.vacuous);
 }
+
+#[test]
+fn while_to_for_preserves_semantics() {
+    let r = check("soac/while-to-for-preserves-semantics", 200);
+    assert_eq!(r.vacuous, 0);
+}
