@@ -10,8 +10,8 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs, soac_maps,
-    soac_reverse, soac_rules,
+    bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs, soac_framework,
+    soac_loops, soac_maps, soac_reverse, soac_rules, soac_while,
 };
 use adora_rewrites::engine::Engine;
 
@@ -130,6 +130,9 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(dual::properties());
     out.extend(linear::properties());
     out.extend(soac_reverse::properties());
+    out.extend(soac_loops::properties());
+    out.extend(soac_framework::properties());
+    out.extend(soac_while::properties());
     out.extend(kit::properties());
     out.extend(soac::properties());
     out.extend(engines::properties());

@@ -21,7 +21,17 @@ use serde_json::json;
 
 /// `adora cost`.
 pub fn cost(a: &RunArgs) -> Result<(), CliError> {
+    let opts = a.engine_options();
     let engine = match a.engine.as_deref() {
+        None if !opts.is_empty() => {
+            return Err(inputs::plain_error(
+                ErrorKind::Input,
+                format!(
+                    "{} is an engine option: name the engine whose derivative program is costed with --engine",
+                    opts.given()[0].flag()
+                ),
+            ))
+        }
         None => None,
         Some(ALL_ENGINES) => {
             return Err(inputs::plain_error(
@@ -29,7 +39,7 @@ pub fn cost(a: &RunArgs) -> Result<(), CliError> {
                 "cost measures one engine's derivative program; name the engine with --engine",
             ))
         }
-        Some(name) => Some(program_engine(Some(name), Question::Vjp)?),
+        Some(name) => Some(program_engine(Some(name), Question::Vjp, &opts)?),
     };
     let l = inputs::load_run(a)?;
     let given = !a.inputs.is_empty() || a.inputs_json.is_some();

@@ -16,18 +16,24 @@ use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use serde_json::json;
 
-/// The engines `--engine` selects: one by name (none given: the registry's reference),
-/// or every registered engine for `all`.
-pub fn select_engines(name: Option<&str>) -> Result<Vec<Box<dyn Engine>>, CliError> {
-    let Some(name) = name else {
-        return Ok(vec![engine::reference()]);
+/// The engines `--engine` selects, configured by the engine options given
+/// (`--checkpoint`): one by name (none given: the registry's reference), or every
+/// registered engine for `all` (each configured by the options it takes). An option the
+/// engine does not take is a usage error (exit 2) naming the engines that take it.
+pub fn select_engines(a: &RunArgs) -> Result<Vec<Box<dyn Engine>>, CliError> {
+    let opts = a.engine_options();
+    let bad = |d: adora_core::diag::Diagnostic| inputs::plain_error(d.kind, d.message);
+    let Some(name) = a.engine.as_deref() else {
+        return Ok(vec![
+            engine::configure(engine::reference(), &opts).map_err(bad)?
+        ]);
     };
     if name == ALL_ENGINES {
-        return Ok(engine::registry());
+        return engine::options::configure_each(engine::registry(), &opts).map_err(bad);
     }
-    engine::find(name)
-        .map(|e| vec![e])
-        .ok_or_else(|| inputs::plain_error(ErrorKind::Input, super::unknown_engine(name)))
+    let e = engine::find(name)
+        .ok_or_else(|| inputs::plain_error(ErrorKind::Input, super::unknown_engine(name)))?;
+    Ok(vec![engine::configure(e, &opts).map_err(bad)?])
 }
 
 /// Evaluation options from the command line.
@@ -78,7 +84,7 @@ fn eval_with<S: Scalar>(l: &Loaded, a: &RunArgs) -> Result<(), CliError> {
 
 /// `adora grad`.
 pub fn grad(a: &RunArgs) -> Result<Verdict, CliError> {
-    let engines = select_engines(a.engine.as_deref())?;
+    let engines = select_engines(a)?;
     let l = inputs::load_run(a)?;
     numeric!(a, grad_with(&l, a, &engines))
 }
@@ -107,7 +113,7 @@ fn all(a: &RunArgs) -> bool {
 
 /// `adora jvp`.
 pub fn jvp(a: &RunArgs, tangents: &[String]) -> Result<Verdict, CliError> {
-    let engines = select_engines(a.engine.as_deref())?;
+    let engines = select_engines(a)?;
     let l = inputs::load_run(a)?;
     if tangents.is_empty() {
         if let Some(e) = super::tangents::missing(&l.func) {
@@ -181,7 +187,7 @@ fn jvp_with<S: Mode>(
 
 /// `adora vjp`.
 pub fn vjp(a: &RunArgs, cotangent: &str) -> Result<Verdict, CliError> {
-    let engines = select_engines(a.engine.as_deref())?;
+    let engines = select_engines(a)?;
     let l = inputs::load_run(a)?;
     numeric!(a, vjp_with(&l, a, cotangent, &engines))
 }

@@ -14,6 +14,7 @@ mod show;
 mod sizes;
 mod tangents;
 
+use adora_rewrites::engine::{Checkpoint, EngineOptions};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -78,6 +79,10 @@ enum Command {
         /// the first registered engine that derives one).
         #[arg(long, value_parser = names::EngineName { with_all: false })]
         engine: Option<String>,
+        /// Engine option: how the reverse mode checkpoints loops, `every`, `once` or
+        /// `stripmine:K` (engine `soac` only; docs/engines/soac-reverse.md).
+        #[arg(long, value_name = "POLICY", value_parser = names::checkpoint_policy)]
+        checkpoint: Option<Checkpoint>,
         /// Entry point.
         #[arg(long, default_value = "main")]
         entry: String,
@@ -187,6 +192,12 @@ pub struct RunArgs {
     /// the engine whose derivative program is costed too.
     #[arg(long, value_parser = names::EngineName { with_all: true })]
     pub engine: Option<String>,
+    /// Engine option: how the reverse mode checkpoints loops, `every` (each iteration's
+    /// entry, the default), `once` (one checkpoint where the loop's arrays have no false
+    /// dependencies, seed 004 §6.2) or `stripmine:K` (K levels of strips); engine `soac`
+    /// only (docs/engines/soac-reverse.md).
+    #[arg(long, value_name = "POLICY", value_parser = names::checkpoint_policy)]
+    pub checkpoint: Option<Checkpoint>,
     /// Turn total-division events and colliding `scatter_into` writes into errors.
     #[arg(long)]
     pub strict: bool,
@@ -200,6 +211,23 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+}
+
+impl RunArgs {
+    /// The per-engine options given on the command line (docs/architecture.md, "Engine
+    /// options").
+    pub fn engine_options(&self) -> EngineOptions {
+        engine_options(self.checkpoint)
+    }
+}
+
+/// The per-engine options of the flags given.
+fn engine_options(checkpoint: Option<Checkpoint>) -> EngineOptions {
+    let mut o = EngineOptions::new();
+    if let Some(c) = checkpoint {
+        o = o.checkpoint(c);
+    }
+    o
 }
 
 /// The exit codes, for `--help`.
@@ -226,8 +254,12 @@ pub fn run(cli: Cli) -> u8 {
             stage,
             entry,
             engine,
+            checkpoint,
             sizes,
-        } => show::show(&file, &stage, &entry, engine.as_deref(), &sizes).map(|()| OK),
+        } => {
+            let opts = engine_options(checkpoint);
+            show::show(&file, &stage, &entry, engine.as_deref(), &opts, &sizes).map(|()| OK)
+        }
         Command::Linearize { file, entry, sizes } => {
             show::linearize(&file, &entry, &sizes).map(|()| OK)
         }

@@ -2,7 +2,7 @@
 //! (`adora_rewrites::engine::registry`) and the stage list of `show`: clap lists them in
 //! `--help`, and an unknown value is a usage error (exit 2) that lists the known ones.
 
-use adora_rewrites::engine::{self, Question};
+use adora_rewrites::engine::{self, Checkpoint, Question};
 use clap::builder::{PossibleValue, TypedValueParser};
 use std::ffi::OsStr;
 
@@ -64,6 +64,12 @@ impl TypedValueParser for EngineName {
         }
         Some(Box::new(values.into_iter()))
     }
+}
+
+/// The `--checkpoint` parser: `every`, `once` or `stripmine:K` (`K ≥ 1`); anything else
+/// is a usage error (exit 2) saying what is accepted.
+pub fn checkpoint_policy(text: &str) -> Result<Checkpoint, String> {
+    Checkpoint::parse(text)
 }
 
 /// The stages of `show` that are not derivative questions, in pipeline order.

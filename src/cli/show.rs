@@ -6,7 +6,7 @@ use super::inputs;
 use super::names::all_stages;
 use super::sizes::Sizing;
 use adora_core::diag::ErrorKind;
-use adora_rewrites::engine::{self, Engine, Question};
+use adora_rewrites::engine::{self, Engine, EngineOptions, Question};
 use std::path::Path;
 
 /// `adora show`.
@@ -15,6 +15,7 @@ pub fn show(
     stage: &str,
     entry: &str,
     engine: Option<&str>,
+    opts: &EngineOptions,
     sizes: &[String],
 ) -> Result<(), CliError> {
     let sizing = Sizing {
@@ -22,7 +23,7 @@ pub fn show(
         run: None,
     };
     if let Some(q) = Question::from_name(stage) {
-        let e = program_engine(engine, q)?;
+        let e = program_engine(engine, q, opts)?;
         let l = inputs::load(file, entry, sizing)?;
         let dp = e.program(&l.func, q).map_err(|d| inputs::render(&l, &d))?;
         let text = adora_core::pretty::function(&dp.function);
@@ -31,6 +32,15 @@ pub fn show(
             println!();
         }
         return Ok(());
+    }
+    if let Some(o) = opts.given().first() {
+        return Err(inputs::plain_error(
+            ErrorKind::Input,
+            format!(
+                "{} is an engine option: it applies to the derivative stages (grad, vjp, jvp), not to `{stage}`",
+                o.flag()
+            ),
+        ));
     }
     match stage {
         "parse" => {
@@ -76,10 +86,15 @@ pub fn show(
     Ok(())
 }
 
-/// The engine whose derivative program for `q` is wanted: the one named (an
-/// `Unsupported` error naming it when it derives no such program), or the first
-/// registered engine that derives one.
-pub fn program_engine(name: Option<&str>, q: Question) -> Result<Box<dyn Engine>, CliError> {
+/// The engine whose derivative program for `q` is wanted, configured by the engine
+/// options `opts`: the one named (an `Unsupported` error naming it when it derives no
+/// such program), or the first registered engine that derives one; an option it does not
+/// take is an `Input` error (exit 2).
+pub fn program_engine(
+    name: Option<&str>,
+    q: Question,
+    opts: &EngineOptions,
+) -> Result<Box<dyn Engine>, CliError> {
     let e = match name {
         Some(n) => engine::find(n)
             .ok_or_else(|| inputs::plain_error(ErrorKind::Input, super::unknown_engine(n)))?,
@@ -111,7 +126,7 @@ pub fn program_engine(name: Option<&str>, q: Question) -> Result<Box<dyn Engine>
             ),
         ));
     }
-    Ok(e)
+    engine::configure(e, opts).map_err(|d| inputs::plain_error(d.kind, d.message))
 }
 
 /// `adora linearize`: the Linear A program of the entry point's JVP.

@@ -8,6 +8,7 @@ mod properties;
 mod runner;
 mod sized_cases;
 mod sized_helper_cases;
+mod soac_loops;
 mod soac_maps;
 mod soac_reverse;
 mod soac_rules;

@@ -19,12 +19,18 @@
 //! not accept a program (outside its fragment, or a question it lacks) returns an error
 //! of kind [`ErrorKind::Unsupported`]; callers skip it and record the skip.
 //!
+//! Per-engine options ([`EngineOptions`], e.g. engine `soac`'s loop checkpointing
+//! policy) reach an engine through [`configure`], which returns the engine configured by
+//! them ([`Engine::options`], [`Engine::configured`]).
+//!
 //! Adding an engine is one module plus one line in [`registry`].
 
 pub mod harness;
 pub mod locate;
+pub mod options;
 pub mod program;
 
+pub use options::{configure, Checkpoint, EngineOption, EngineOptions};
 pub use program::{DerivativeProgram, Input, Layout, Output, Question, Seed, Signature};
 
 use adora_core::ast::Function;
@@ -159,6 +165,22 @@ pub trait Engine: Sync {
     fn cheap_gradient(&self) -> Option<(u64, u64)> {
         None
     }
+    /// The per-engine options the engine takes ([`EngineOptions`]; docs/architecture.md,
+    /// "Engine options"); none by default.
+    fn options(&self) -> &'static [EngineOption] {
+        &[]
+    }
+    /// The engine configured by `opts`, which sets only options of [`Engine::options`]
+    /// ([`configure`] checks that before calling it). The default, for engines that take
+    /// no option, declines with an `Input` error.
+    fn configured(&self, opts: &EngineOptions) -> Result<Box<dyn Engine>> {
+        let _ = opts;
+        Err(Diagnostic::new(
+            ErrorKind::Input,
+            Span::DUMMY,
+            format!("engine `{}` takes no options", self.name()),
+        ))
+    }
 }
 
 /// Every engine, in a fixed order: the reference first, then the other engines in the
@@ -169,7 +191,7 @@ pub fn registry() -> Vec<Box<dyn Engine>> {
         Box::new(crate::dual::Dual),
         Box::new(crate::dual::DualScalar),
         Box::new(crate::linear::Linear),
-        Box::new(crate::soac::Soac),
+        Box::new(crate::soac::Soac::default()),
     ]
 }
 

@@ -42,6 +42,7 @@ mod regress_extract;
 mod regress_f64_ieee;
 mod regress_singularities;
 mod soac_acc;
+mod soac_checkpoint;
 mod soac_forward;
 mod soac_reverse;
 mod soac_reverse_plan;

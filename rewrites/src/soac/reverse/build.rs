@@ -120,9 +120,24 @@ pub struct Rev {
     pub rules: super::Rules,
     /// Counter of `if`s met when normalising lambdas.
     pub ifs: usize,
+    /// Under `Checkpoint::Once`, per loop counter: which accumulator components are
+    /// restored from the loop's result instead of checkpointed per iteration
+    /// (`super::once`); loops not listed checkpoint every component.
+    pub once: HashMap<Name, Vec<bool>>,
+    /// How many times each rule ran in the return sweeps (`rev/if`, `rev/loop-return`,
+    /// `rev/loop-once`, `rev/index`): the coverage of `super::Derived`.
+    pub fired: std::collections::BTreeMap<&'static str, usize>,
+    /// Statement names that got a contribution after their statement's rule had read
+    /// their adjoint (`rev/final-before-use` broken; `super::Derived::late`).
+    pub late: Vec<Name>,
 }
 
 impl Rev {
+    /// Counts one application of `rule` (`fired`).
+    pub fn fire(&mut self, rule: &'static str) {
+        *self.fired.entry(rule).or_insert(0) += 1;
+    }
+
     /// A fresh name `base_k`.
     pub fn fresh(&mut self, base: &str) -> Name {
         self.supply.fresh(base)

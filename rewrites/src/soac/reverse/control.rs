@@ -65,6 +65,7 @@ impl Rev {
             return Ok(());
         }
         let tys = self.types_of(&wanted)?;
+        self.fire("rev/if");
         let g = self.materialize(&ybar, &st.ty, out)?;
         let c = self.sub(cond);
         let branch = |rev: &mut Rev, body: &Body| -> Result<Expr> {
@@ -109,8 +110,11 @@ impl Rev {
             return Err(internal("not a loop"));
         };
         let m = acc.len();
+        // Components restored from the loop's result (`Checkpoint::Once`, `super::once`)
+        // get no checkpoint array.
+        let kept: Vec<usize> = (0..m).filter(|&k| !self.restored(v, k)).collect();
         let mut cp_tys = Vec::new();
-        for t in tys {
+        for t in kept.iter().map(|&k| &tys[k]) {
             let Type::Array(b, s) = t else {
                 return Err(unsupported(
                     Span::DUMMY,
@@ -127,8 +131,9 @@ impl Rev {
         inits.extend(cp_tys.iter().map(super::build::zeros));
         let v2 = self.claim(v, &Type::int());
         let names: Vec<Name> = acc.iter().zip(tys).map(|(a, t)| self.claim(a, t)).collect();
-        let cpv: Vec<Name> = cps
+        let cpv: Vec<Name> = kept
             .iter()
+            .map(|&k| &cps[k])
             .zip(&cp_tys)
             .map(|(c, t)| {
                 let x = self.fresh(c);
@@ -138,7 +143,7 @@ impl Rev {
             .collect();
         let mut blk = Vec::new();
         let mut saved = Vec::new();
-        for (c, a) in cpv.iter().zip(&names) {
+        for (c, a) in cpv.iter().zip(kept.iter().map(|&k| &names[k])) {
             let one = |e: Expr| mk(ExprKind::Array(vec![e]));
             let w = mk(ExprKind::ScatterInto {
                 dest: Box::new(var(c)),
@@ -155,12 +160,21 @@ impl Rev {
         res.extend(saved);
         let mut all = names;
         all.extend(cpv);
+        let (acc_pat, init_e, body_tail) = if all.len() == 1 {
+            (Pat::Var(all[0].clone()), inits.remove(0), res.remove(0))
+        } else {
+            (
+                Pat::Tuple(all),
+                mk(ExprKind::Tuple(inits)),
+                mk(ExprKind::Tuple(res)),
+            )
+        };
         let e = mk(ExprKind::Loop {
-            acc: Pat::Tuple(all),
-            init: Box::new(mk(ExprKind::Tuple(inits))),
+            acc: acc_pat,
+            init: Box::new(init_e),
             var: v2,
             count: *count,
-            body: Box::new(wrap(blk, mk(ExprKind::Tuple(res)))),
+            body: Box::new(wrap(blk, body_tail)),
         });
         // The statement's names, then the checkpoints'.
         let mut outs = Vec::new();
@@ -177,16 +191,26 @@ impl Rev {
                 .collect(),
         };
         outs.extend(comp_names.iter().cloned());
-        for (c, t) in cps.iter().zip(&cp_tys) {
+        for (c, t) in kept.iter().map(|&k| &cps[k]).zip(&cp_tys) {
             outs.push(self.claim(c, t));
         }
-        out.push((Pat::Tuple(outs), e));
+        out.push((pat_of(outs), e));
         if let (Pat::Var(x), true) = (&st.pat, m > 1) {
             let tup = mk(ExprKind::Tuple(comp_names.iter().map(|n| var(n)).collect()));
             let x2 = self.claim(x, &st.ty);
             out.push((Pat::Var(x2), tup));
         }
         Ok(())
+    }
+
+    /// Whether component `k` of the loop with counter `v` is restored from the loop's
+    /// result rather than checkpointed per iteration (`Checkpoint::Once`, §6.2).
+    fn restored(&self, v: &Name, k: usize) -> bool {
+        self.once
+            .get(v)
+            .and_then(|o| o.get(k))
+            .copied()
+            .unwrap_or(false)
     }
 
     /// The return sweep of a loop statement (§4.2, §4.3).
@@ -225,6 +249,7 @@ impl Rev {
         if real.is_empty() && free.is_empty() {
             return Ok(());
         }
+        self.fire("rev/loop-return");
         // The loop's carried adjoints: the real components', then the free variables'.
         let mut inits = Vec::new();
         for &k in &real {
@@ -233,7 +258,27 @@ impl Rev {
         for t in &free_tys {
             inits.push(super::build::zeros(t));
         }
-        let cp_atoms: Vec<Expr> = cps.iter().map(|c| self.sub(&var(c))).collect();
+        // Per component: its checkpoint array, or (`Checkpoint::Once`) the loop's result,
+        // which holds what every iteration read (`super::once`).
+        let mut cp_atoms: Vec<Option<Expr>> = Vec::new();
+        for (j, c) in cps.iter().enumerate() {
+            if !self.restored(v, j) {
+                cp_atoms.push(Some(self.sub(&var(c))));
+                continue;
+            }
+            let exit = match &st.pat {
+                Pat::Tuple(xs) => self.sub(&var(&xs[j])),
+                Pat::Var(x) if m == 1 => self.sub(&var(x)),
+                Pat::Var(x) => {
+                    let p = proj(&self.sub(&var(x)), j, m);
+                    let name = format!("{}_exit", acc[j]);
+                    self.bind(&name, &tys[j], p, out)
+                }
+            };
+            self.map.insert(acc[j].clone(), exit);
+            self.fire("rev/loop-once");
+            cp_atoms.push(None);
+        }
         let k = self.fresh("k");
         self.types.insert(k.clone(), Type::int());
         let mut carried = Vec::new();
@@ -256,10 +301,10 @@ impl Rev {
         ));
         self.map.insert(v.clone(), var(&i));
         for (j, (a, t)) in acc.iter().zip(tys).enumerate() {
-            let restored = mk(ExprKind::Index(
-                Box::new(cp_atoms[j].clone()),
-                vec![var(&i)],
-            ));
+            let Some(cp) = &cp_atoms[j] else {
+                continue;
+            };
+            let restored = mk(ExprKind::Index(Box::new(cp.clone()), vec![var(&i)]));
             let x = self.fresh(a);
             self.types.insert(x.clone(), t.clone());
             blk.push((Pat::Var(x.clone()), restored));

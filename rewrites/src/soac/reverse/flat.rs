@@ -102,6 +102,7 @@ impl Rev {
                         return self.push_site(f, &is, g, deps, out);
                     }
                 }
+                self.fire("rev/index");
                 self.add_at(adj, x, &is, g, out)
             }
             K::Lit(_) => Ok(()),

@@ -39,6 +39,7 @@ pub mod ir;
 pub mod map;
 pub mod map_acc;
 pub mod nested_acc;
+pub mod once;
 pub mod soac;
 pub mod stripmine;
 pub mod sweep;
@@ -67,16 +68,9 @@ pub fn program(f: &Function, q: Question) -> Result<DerivativeProgram> {
     counted(f, q, Rules::default()).map(|(dp, _)| dp)
 }
 
-/// How loops are checkpointed (seed 004 §4.3; docs/engines/soac-reverse.md).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Checkpoint {
-    /// The accumulator at every iteration's entry: the body runs twice.
-    #[default]
-    Every,
-    /// Strip-mined into `k` levels of nested loops (`stripmine`), each checkpointed
-    /// at every iteration: about `k · n^(1/k)` checkpoints, the body run `k + 1` times.
-    StripMine(usize),
-}
+/// How loops are checkpointed (seed 004 §4.3, §6.2; docs/engines/soac-reverse.md): the
+/// engine interface's loop policy, `--checkpoint every|once|stripmine:K`.
+pub use crate::engine::options::Checkpoint;
 
 /// The VJP (or gradient) program of `f` with the SOAC rules `rules`, and the
 /// re-execution counts of its scopes; loops checkpointed at every iteration.
@@ -91,6 +85,29 @@ pub fn counted_with(
     rules: Rules,
     checkpoint: Checkpoint,
 ) -> Result<(DerivativeProgram, Counts)> {
+    derive(f, q, rules, checkpoint).map(|d| (d.program, d.counts))
+}
+
+/// A derivative program with what its construction observed.
+#[derive(Clone, Debug)]
+pub struct Derived {
+    /// The VJP (or gradient) program.
+    pub program: DerivativeProgram,
+    /// The re-execution counts of its scopes ([`Counts`]).
+    pub counts: Counts,
+    /// How many times each framework rule ran in the return sweeps: `rev/if`,
+    /// `rev/loop-return`, `rev/loop-once` (per component restored from a loop's result),
+    /// `rev/index` (docs/engines/soac-reverse.md, "Rules"); a rule not listed never ran.
+    pub fired: BTreeMap<&'static str, usize>,
+    /// Names that got an adjoint contribution after their statement's rule had read
+    /// their adjoint (seed 004 §2.0.2, `rev/final-before-use`): empty when every adjoint
+    /// is final before it is used.
+    pub late: Vec<adora_core::ast::Name>,
+}
+
+/// The derivative program of `f` for `q` with `rules` and `checkpoint`, its counts, the
+/// rules that fired and the late contributions ([`Derived`]).
+pub fn derive(f: &Function, q: Question, rules: Rules, checkpoint: Checkpoint) -> Result<Derived> {
     q.check_function(f)?;
     if q == Question::Jvp {
         return Err(unsupported(
@@ -98,28 +115,23 @@ pub fn counted_with(
             "engine soac's reverse mode answers grad and vjp; jvp is its forward mode",
         ));
     }
-    // The bulk forms (`build`, `gather`, `scatter`, `sum`, ...) as SOACs first (seed 004
-    // §2; `soac::lower`): the return sweep knows only SOACs. The lowered program is the
-    // one differentiated, and so the primal of the derivative program.
-    let lowered = super::lower::lower(f)?;
-    let lowered = nested_acc::flatten_nested_accumulators(&lowered)?;
+    let Prepared {
+        function: lowered,
+        mut body,
+        mut supply,
+        mut types,
+        ifs,
+    } = prepare(f)?;
     let f = &lowered;
-    let names: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
-    let mut supply = crate::kit::names::supply_for(&names, &f.body);
-    let mut types = HashMap::new();
-    for p in &f.params {
-        types.insert(p.name.clone(), p.ty.clone());
-    }
-    let mut norm = Norm {
-        supply: &mut supply,
-        types: &mut types,
-        alias: HashMap::new(),
-        ifs: 0,
-    };
-    let mut body = adora_core::with_stack(|| norm.body("main".into(), &f.body))?;
-    let ifs = norm.ifs;
-    if let Checkpoint::StripMine(k) = checkpoint {
-        stripmine::stripmine(&mut body, k, &mut supply, &mut types);
+    let mut once = HashMap::new();
+    match checkpoint {
+        Checkpoint::Every => {}
+        Checkpoint::StripMine(k) => stripmine::stripmine(&mut body, k, &mut supply, &mut types),
+        Checkpoint::Once => {
+            for (v, p) in once::plan(&body) {
+                once.insert(v, p.once.iter().map(|(_, b)| *b).collect());
+            }
+        }
     }
     let ct = supply.fresh("ct");
     types.insert(ct.clone(), f.ret.clone());
@@ -134,6 +146,9 @@ pub fn counted_with(
         accs: HashMap::new(),
         rules,
         ifs,
+        once,
+        fired: BTreeMap::new(),
+        late: Vec::new(),
     };
     let wanted: Vec<_> = f
         .params
@@ -201,7 +216,7 @@ pub fn counted_with(
     })?;
     let mut inputs: Vec<Input> = (0..f.params.len()).map(Input::Primal).collect();
     inputs.push(Input::Cotangent);
-    let dp = DerivativeProgram {
+    let program = DerivativeProgram {
         question: q,
         primal: f.clone(),
         function,
@@ -211,7 +226,60 @@ pub fn counted_with(
             layout: Layout::Full,
         },
     };
-    Ok((dp, counts))
+    Ok(Derived {
+        program,
+        counts,
+        fired: rev.fired,
+        late: rev.late,
+    })
+}
+
+/// The program differentiated (the bulk forms lowered, nested accumulators flattened)
+/// in statement form, with its name supply and types.
+struct Prepared {
+    function: Function,
+    body: ir::Body,
+    supply: adora_core::visit::NameSupply,
+    types: HashMap<adora_core::ast::Name, adora_core::types::Type>,
+    ifs: usize,
+}
+
+fn prepare(f: &Function) -> Result<Prepared> {
+    // The bulk forms (`build`, `gather`, `scatter`, `sum`, ...) as SOACs first (seed 004
+    // §2; `soac::lower`): the return sweep knows only SOACs. The lowered program is the
+    // one differentiated, and so the primal of the derivative program.
+    let lowered = super::lower::lower(f)?;
+    let function = nested_acc::flatten_nested_accumulators(&lowered)?;
+    let f = &function;
+    let names: Vec<_> = f.params.iter().map(|p| p.name.clone()).collect();
+    let mut supply = crate::kit::names::supply_for(&names, &f.body);
+    let mut types = HashMap::new();
+    for p in &f.params {
+        types.insert(p.name.clone(), p.ty.clone());
+    }
+    let mut norm = Norm {
+        supply: &mut supply,
+        types: &mut types,
+        alias: HashMap::new(),
+        ifs: 0,
+    };
+    let body = adora_core::with_stack(|| norm.body("main".into(), &f.body))?;
+    let ifs = norm.ifs;
+    Ok(Prepared {
+        function,
+        body,
+        supply,
+        types,
+        ifs,
+    })
+}
+
+/// The plan of `--checkpoint once` for `f`'s loops (nested ones included, in program
+/// order): per loop, which accumulator components are restored from the loop's result
+/// instead of checkpointed per iteration (seed 004 §6.2; [`once`]).
+pub fn once_plan(f: &Function) -> Result<Vec<once::LoopPlan>> {
+    let p = prepare(f)?;
+    Ok(once::plan(&p.body).into_iter().map(|(_, l)| l).collect())
 }
 
 /// Per scope of `f` (the labels of [`Counts`]; operator lambdas excepted): its nesting

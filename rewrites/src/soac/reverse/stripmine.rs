@@ -45,6 +45,23 @@ pub fn stripmine(
     }
 }
 
+/// The trip counts of the loops that strip-mining a loop of `n` iterations into `levels`
+/// levels makes, outermost first (their product is `n`; one entry when `n` is not
+/// split): what [`stripmine`] builds, for the checks of the time–space trade-off.
+pub fn strips(n: usize, levels: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let (mut n, mut l) = (n, levels);
+    while l >= 2 {
+        let Some(d) = strip(n, l) else { break };
+        out.push(d);
+        n /= d;
+        l -= 1;
+    }
+    out.push(n);
+    out.reverse();
+    out
+}
+
 /// The divisor of `n` strictly between 1 and `n` nearest to `n^(1/levels)`.
 fn strip(n: usize, levels: usize) -> Option<usize> {
     let target = (n as f64).powf(1.0 / levels as f64);

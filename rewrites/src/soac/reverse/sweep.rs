@@ -48,6 +48,15 @@ impl Rev {
             .iter()
             .map(|w| adj.remove(w).unwrap_or(Adj::Zero))
             .collect();
+        // `rev/final-before-use`: every name this body binds had its adjoint read by its
+        // statement's rule; a contribution left over came after that read.
+        for st in &b.stmts {
+            for x in adora_core::visit::pat_names(&st.pat) {
+                if adj.contains_key(x) {
+                    self.late.push(x.clone());
+                }
+            }
+        }
         Ok((result, outs))
     }
 
