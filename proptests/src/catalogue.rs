@@ -10,7 +10,7 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_reverse, soac_rules,
+    backend, bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_reverse, soac_rules,
 };
 use adora_rewrites::engine::Engine;
 
@@ -133,6 +133,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(soac::properties());
     out.extend(engines::properties());
     out.extend(soac_rules::properties());
+    out.extend(backend::properties());
     out
 }
 
