@@ -6,4 +6,5 @@
 #![warn(missing_docs)]
 
 pub mod cpu;
+pub mod cuda;
 pub mod plan;

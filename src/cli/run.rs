@@ -7,6 +7,7 @@ use super::error::CliError;
 use super::inputs::{self, literal, render};
 use super::schema::{with_warnings, Question};
 use super::{Format, JsonNumbersArg, Numeric, RunArgs, OK};
+use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::program::Seed;
 use adora_semantics::io::{to_json, to_text};
 use adora_semantics::value::Value;
@@ -20,6 +21,9 @@ use std::time::Instant;
 pub enum Backend {
     /// The multi-threaded CPU executor (always available).
     Cpu,
+    /// CUDA kernels compiled by NVRTC and launched through cudarc (needs a driver and a
+    /// device; without them: "no CUDA device", exit 2).
+    Cuda,
 }
 
 /// Options of `adora run`.
@@ -112,6 +116,12 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
     let call = || -> Result<Value<f64>, CliError> {
         match c.backend {
             Backend::Cpu => adora_gpu::cpu::run(&plan, &args).map_err(|d| render(&l, &d)),
+            Backend::Cuda => adora_gpu::cuda::run(&plan, &args).map_err(|e| match e {
+                adora_gpu::cuda::CudaError::NoDevice(why) => {
+                    inputs::plain_error(ErrorKind::Unsupported, format!("no CUDA device: {why}"))
+                }
+                adora_gpu::cuda::CudaError::Failed(d) => render(&l, &d),
+            }),
         }
     };
     let out = call()?;
@@ -142,6 +152,7 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
             times.len(),
             match c.backend {
                 Backend::Cpu => "cpu",
+                Backend::Cuda => "cuda",
             },
             ms(times[0]),
             ms(times[times.len() / 2])

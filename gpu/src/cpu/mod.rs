@@ -8,6 +8,8 @@
 pub mod lanes;
 mod values;
 
+pub use values::{load_output, store_inputs};
+
 use crate::plan::{Kernel, KernelKind, Plan, Step};
 use adora_core::diag::Result;
 use adora_semantics::value::Value;
