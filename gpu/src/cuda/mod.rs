@@ -7,5 +7,6 @@ pub mod codegen;
 mod device;
 pub mod expr;
 pub mod nvrtc;
+pub mod shim;
 
 pub use device::{run, CudaError};
