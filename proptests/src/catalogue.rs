@@ -10,8 +10,8 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs, soac_framework,
-    soac_loops, soac_maps, soac_reverse, soac_rules, soac_while,
+    backend, bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs,
+    soac_framework, soac_loops, soac_maps, soac_reverse, soac_rules, soac_while,
 };
 use adora_rewrites::engine::Engine;
 
@@ -139,6 +139,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(soac_rules::properties());
     out.extend(soac_maps::properties());
     out.extend(soac_costs::properties());
+    out.extend(backend::properties());
     out
 }
 

@@ -9,6 +9,7 @@ mod error;
 mod fuzz;
 mod inputs;
 mod names;
+mod run;
 mod schema;
 mod show;
 mod sizes;
@@ -114,6 +115,10 @@ enum Command {
     /// Cost-model counts (ops, work, span, mem) of a program.
     #[command(after_help = EXIT_CODES)]
     Cost(RunArgs),
+    /// Run a program (or `--grad`/`--vjp`: an engine's derivative program) as a kernel
+    /// plan on a backend (docs/backend.md); `--repeat N` prints the time per call.
+    #[command(after_help = EXIT_CODES)]
+    Run(run::RunCmd),
     /// Run the property suite (the theorem catalogue) on random programs.
     #[command(after_help = EXIT_CODES)]
     Check(check::CheckArgs),
@@ -265,6 +270,7 @@ pub fn run(cli: Cli) -> u8 {
         }
         Command::Transpose { file, entry } => show::transpose(&file, &entry).map(|()| OK),
         Command::Cost(a) => cost::cost(&a).map(|()| OK),
+        Command::Run(c) => run::run(&c),
         Command::Check(a) => return check::check(&a),
         Command::Fuzz(a) => return fuzz::fuzz(&a),
     };

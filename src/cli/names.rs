@@ -87,6 +87,10 @@ pub const STAGES: &[(&str, &str)] = &[
         "delta",
         "the dual-arrays forward derivative in the separated form of seed 000 Eq. (6): primal bindings, then the symbolic Delta",
     ),
+    (
+        "plan",
+        "the kernel plan of the entry point (docs/backend.md): kernels over flat f64 buffers, host loops, the memory plan",
+    ),
 ];
 
 /// What the stage of a derivative question prints.

@@ -69,6 +69,11 @@ pub fn show(
                 println!();
             }
         }
+        "plan" => {
+            let l = inputs::load(file, entry, sizing)?;
+            let p = adora_gpu::plan::plan(&l.func).map_err(|d| inputs::render(&l, &d))?;
+            print!("{}", adora_gpu::plan::show(&p));
+        }
         other => {
             let list: Vec<String> = all_stages()
                 .iter()

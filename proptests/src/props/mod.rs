@@ -1,10 +1,11 @@
-//! The properties, one module per area: [`lang`] (parser, printer, checker, elaboration),
+//! The properties, one module per area: [`backend`] (the kernel plan and CPU executor), [`lang`] (parser, printer, checker, elaboration),
 //! [`semantics`] (evaluators and the reference derivative), [`cost`] (cost models), [`bot`] (the bulk-operation transform), [`dual`] (dual-arrays
 //! reverse AD), [`linear`] (linearize, unzip, transpose), [`kit`] (the lowering kit), [`soac`] (engine `soac`'s lowering), [`soac_reverse`] (engine `soac`'s reverse mode), [`engines`] (the properties every registered
 //! engine gets, generated from the registry), [`soac_rules`] (the reverse rules of engine `soac`), [`soac_maps`] and [`soac_costs`] (engine `soac`'s maps, accumulators and costs), [`soac_loops`] (its loop checkpointing policies), [`soac_framework`] (its framework rules), [`soac_while`] (while loops as bounded loops); with
 //! shared helpers in [`util`] and alpha-equivalence in [`alpha`].
 
 pub mod alpha;
+pub mod backend;
 pub mod bot;
 pub mod cost;
 pub mod dual;

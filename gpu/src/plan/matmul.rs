@@ -1,0 +1,196 @@
+//! Contractions recognised as matrix products (docs/backend.md, "Matrix products"):
+//! `build [m, n] ((i, j) => sum(build k (l => a[i, l] * b[l, j])))`, the same as a
+//! `sum_outer` reduction, either operand transposed, and matrix-vector products.
+
+use super::lower::Lower;
+use super::sx::{Bin, BufId, Sx, VarId};
+use super::{KernelKind, RedOp};
+
+/// A load `buf[u, v]` (or `buf[u]`) whose indices are variables.
+fn load_vars(s: &Sx) -> Option<(BufId, &[usize], Vec<VarId>)> {
+    match s {
+        Sx::Load(b, sh, ix) => {
+            let vs: Option<Vec<VarId>> = ix
+                .iter()
+                .map(|i| match i {
+                    Sx::Var(v) => Some(*v),
+                    _ => None,
+                })
+                .collect();
+            Some((*b, sh, vs?))
+        }
+        _ => None,
+    }
+}
+
+/// The matrix product for `out[vars] = Σ_l x · y` (`x`, `y` loads).
+fn product(
+    vars: &[VarId],
+    dims: &[usize],
+    l: VarId,
+    k: usize,
+    x: &Sx,
+    y: &Sx,
+) -> Option<KernelKind> {
+    let try_pair = |x: &Sx, y: &Sx| -> Option<KernelKind> {
+        let (a, sa, ia) = load_vars(x)?;
+        let (b, sb, ib) = load_vars(y)?;
+        // Every operand's contracted dimension is `k`, and the result covers the operands.
+        let ka = if ia.len() == 2 && ia[0] == l {
+            sa[0]
+        } else {
+            *sa.last()?
+        };
+        let kb = if ib.len() == 2 && ib[1] == l {
+            sb[1]
+        } else {
+            sb[0]
+        };
+        if ka != k || kb != k {
+            return None;
+        }
+        match (vars, ia.as_slice(), ib.as_slice()) {
+            ([i, j], &[p, q], &[r, s]) => {
+                let ta = if (p, q) == (*i, l) {
+                    false
+                } else if (p, q) == (l, *i) {
+                    true
+                } else {
+                    return None;
+                };
+                let tb = if (r, s) == (l, *j) {
+                    false
+                } else if (r, s) == (*j, l) {
+                    true
+                } else {
+                    return None;
+                };
+                let m = if ta { sa[1] } else { sa[0] };
+                let n = if tb { sb[0] } else { sb[1] };
+                Some(KernelKind::MatMul {
+                    a,
+                    ta,
+                    b,
+                    tb,
+                    m,
+                    n,
+                    k,
+                })
+            }
+            ([i], &[p, q], &[r]) if r == l => {
+                let ta = if (p, q) == (*i, l) {
+                    false
+                } else if (p, q) == (l, *i) {
+                    true
+                } else {
+                    return None;
+                };
+                let m = if ta { sa[1] } else { sa[0] };
+                Some(KernelKind::MatMul {
+                    a,
+                    ta,
+                    b,
+                    tb: false,
+                    m,
+                    n: 1,
+                    k: sb[0],
+                })
+            }
+            ([j], &[r], &[p, q]) if r == l => {
+                // x[l] · y[l, j]: a 1 × k row times a k × n matrix.
+                let tb = if (p, q) == (l, *j) {
+                    false
+                } else if (p, q) == (*j, l) {
+                    true
+                } else {
+                    return None;
+                };
+                let n = if tb { sb[0] } else { sb[1] };
+                Some(KernelKind::MatMul {
+                    a,
+                    ta: false,
+                    b,
+                    tb,
+                    m: 1,
+                    n,
+                    k: sa[0],
+                })
+            }
+            _ => None,
+        }
+    };
+    let ok = |kk: &KernelKind| match kk {
+        KernelKind::MatMul { m, n, .. } => match dims {
+            [dm, dn] => (*m, *n) == (*dm, *dn),
+            [d] => (*m == *d && *n == 1) || (*m == 1 && *n == *d),
+            _ => false,
+        },
+        _ => false,
+    };
+    try_pair(x, y)
+        .filter(ok)
+        .or_else(|| try_pair(y, x).filter(ok))
+}
+
+fn distinct(vars: &[VarId], l: VarId) -> bool {
+    !vars.contains(&l) && (vars.len() < 2 || vars[0] != vars[1])
+}
+
+/// A `Map` kernel whose body is `Σ_l x · y` from zero.
+pub(crate) fn recognise(l: &Lower, params: &[VarId], body: &Sx) -> Option<KernelKind> {
+    if params.is_empty() || params.len() > 2 {
+        return None;
+    }
+    let Sx::Fold {
+        var,
+        count,
+        acc,
+        init,
+        body,
+    } = body
+    else {
+        return None;
+    };
+    if **init != Sx::Const(0.0) || !distinct(params, *var) {
+        return None;
+    }
+    let Sx::Bin(Bin::Add, a, t) = &**body else {
+        return None;
+    };
+    if **a != Sx::Var(*acc) {
+        return None;
+    }
+    let Sx::Bin(Bin::Mul, x, y) = &**t else {
+        return None;
+    };
+    let dims: Vec<usize> = params.iter().map(|v| l.ids.range[v]).collect();
+    product(params, &dims, *var, *count, x, y)
+}
+
+/// A `Reduce` kernel (`+` from zero over one dimension) of a product of loads.
+pub(crate) fn recognise_reduce(
+    l: &Lower,
+    op: RedOp,
+    vars: &[VarId],
+    red_vars: &[VarId],
+    init: &Sx,
+    body: &Sx,
+) -> Option<KernelKind> {
+    if op != RedOp::Add
+        || *init != Sx::Const(0.0)
+        || red_vars.len() != 1
+        || vars.is_empty()
+        || vars.len() > 2
+    {
+        return None;
+    }
+    if !distinct(vars, red_vars[0]) {
+        return None;
+    }
+    let Sx::Bin(Bin::Mul, x, y) = body else {
+        return None;
+    };
+    let k = l.ids.range[&red_vars[0]];
+    let dims: Vec<usize> = vars.iter().map(|v| l.ids.range[v]).collect();
+    product(vars, &dims, red_vars[0], k, x, y)
+}

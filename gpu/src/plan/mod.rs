@@ -1,0 +1,246 @@
+//! Kernel plans (docs/backend.md): an elaborated core `Function` — a primal, bot's normal
+//! form or any engine's derivative program — lowered to a sequence of kernels over flat
+//! `f64` buffers, with host-side loops, and a memory plan that reuses buffers.
+
+mod arr;
+mod lower;
+mod matmul;
+mod memory;
+mod print;
+mod soac;
+pub mod sx;
+
+use adora_core::ast::Function;
+use adora_core::diag::Result;
+use adora_core::types::{Base, Type};
+pub use sx::{Bin, BufId, Sx, Un, VarId};
+
+/// A buffer of the plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Buffer {
+    /// Its shape (row-major; `[]` is one scalar).
+    pub shape: Vec<usize>,
+    /// The element type it holds (all are stored as `f64`).
+    pub base: Base,
+    /// The memory slot the memory plan gives it (buffers with disjoint lifetimes share
+    /// slots).
+    pub slot: usize,
+}
+
+impl Buffer {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+    /// Whether it has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The combining operator of a parallel reduction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RedOp {
+    /// `+` (neutral 0).
+    Add,
+    /// `*` (neutral 1).
+    Mul,
+    /// `min` (ties: the left operand).
+    Min,
+    /// `max` (ties: the left operand).
+    Max,
+}
+
+impl RedOp {
+    /// The binary operation it folds with.
+    pub fn bin(self) -> Bin {
+        match self {
+            RedOp::Add => Bin::Add,
+            RedOp::Mul => Bin::Mul,
+            RedOp::Min => Bin::Min,
+            RedOp::Max => Bin::Max,
+        }
+    }
+    /// Its neutral element.
+    pub fn neutral(self) -> f64 {
+        match self {
+            RedOp::Add => 0.0,
+            RedOp::Mul => 1.0,
+            RedOp::Min => f64::INFINITY,
+            RedOp::Max => f64::NEG_INFINITY,
+        }
+    }
+}
+
+/// What a kernel computes into its output buffer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KernelKind {
+    /// `out[vars] = body` over the output's whole index space (fused elementwise chains,
+    /// gathers, transposes, `build` bodies).
+    Map {
+        /// One index variable per output dimension.
+        vars: Vec<VarId>,
+        /// The element.
+        body: Sx,
+    },
+    /// `out[vars] = init op body(vars, r_0) op body(vars, r_1) …` over the reduction space
+    /// `red` (sum, sum_outer, reduce with `+ * min max`).
+    Reduce {
+        /// Index variables of the output.
+        vars: Vec<VarId>,
+        /// Index variables of the reduced space.
+        red_vars: Vec<VarId>,
+        /// The reduced space's shape.
+        red: Vec<usize>,
+        /// The operator.
+        op: RedOp,
+        /// The first operand (the neutral element given by the program).
+        init: Sx,
+        /// The reduced elements.
+        body: Sx,
+    },
+    /// An inclusive scan along the output's outermost dimension (length `m`), one
+    /// sequential fold per inner element: `acc = init; acc = step(acc, k); out[k, vars] = acc`.
+    Scan {
+        /// Index variables of the inner dimensions.
+        vars: Vec<VarId>,
+        /// The position along the scanned dimension.
+        k: VarId,
+        /// The accumulator.
+        acc: VarId,
+        /// The initial accumulator.
+        init: Sx,
+        /// The next accumulator.
+        step: Sx,
+    },
+    /// `out[index(vars)] += value(vars)` over the source space `src` (out-of-bounds
+    /// writes dropped); the output holds its initial value already.
+    Scatter {
+        /// Index variables of the source space.
+        vars: Vec<VarId>,
+        /// The source space's shape.
+        src: Vec<usize>,
+        /// The full multi-index written.
+        index: Vec<Sx>,
+        /// The value added.
+        value: Sx,
+    },
+    /// `out[m, n] = op(a)[m, k] · op(b)[k, n]` (a contraction recognised as a matrix
+    /// product; `op` transposes when the flag says so). A matrix-vector product has `n = 1`.
+    MatMul {
+        /// The left operand (`[m, k]`, or `[k, m]` when `ta`).
+        a: BufId,
+        /// Whether `a` is read transposed.
+        ta: bool,
+        /// The right operand (`[k, n]`, or `[n, k]` when `tb`).
+        b: BufId,
+        /// Whether `b` is read transposed.
+        tb: bool,
+        /// Rows of the result.
+        m: usize,
+        /// Columns of the result.
+        n: usize,
+        /// The contracted length.
+        k: usize,
+    },
+}
+
+/// One kernel: its output buffer and what it computes. Its variables are numbered
+/// `0..nvars`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// A readable name (`k3_map`).
+    pub name: String,
+    /// The buffer written.
+    pub out: BufId,
+    /// The computation.
+    pub kind: KernelKind,
+    /// Number of distinct variables (after renumbering).
+    pub nvars: u32,
+    /// The host loop counters the kernel reads: (kernel variable, loop counter).
+    pub counters: Vec<(VarId, VarId)>,
+}
+
+/// A step of the plan.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Launch a kernel.
+    Kernel(Kernel),
+    /// Host-side iteration: run `body` `count` times with the counter set to `0..count`,
+    /// copying each `(from, to)` buffer after an iteration (the new accumulator).
+    Loop {
+        /// The counter (a host variable kernels read).
+        counter: VarId,
+        /// Trip count.
+        count: usize,
+        /// The steps of one iteration.
+        body: Vec<Step>,
+        /// Accumulator updates at the end of an iteration.
+        carry: Vec<(BufId, BufId)>,
+    },
+}
+
+/// How the plan's result is assembled from buffers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    /// An array held by a buffer.
+    Buf(BufId),
+    /// A tuple.
+    Tuple(Vec<Output>),
+}
+
+/// A kernel plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The function's name.
+    pub name: String,
+    /// Every buffer.
+    pub buffers: Vec<Buffer>,
+    /// The buffers of each parameter (a tuple parameter has several), in order.
+    pub inputs: Vec<Output>,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+    /// The result.
+    pub output: Output,
+    /// The result type.
+    pub ret: Type,
+    /// Sizes in elements of the memory slots.
+    pub slots: Vec<usize>,
+}
+
+impl Plan {
+    /// Every kernel, loops' bodies included, in order.
+    pub fn kernels(&self) -> Vec<&Kernel> {
+        fn walk<'p>(steps: &'p [Step], out: &mut Vec<&'p Kernel>) {
+            for s in steps {
+                match s {
+                    Step::Kernel(k) => out.push(k),
+                    Step::Loop { body, .. } => walk(body, out),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.steps, &mut out);
+        out
+    }
+
+    /// Elements of all buffers together, and of the memory slots (what the memory plan
+    /// saves is the difference).
+    pub fn footprint(&self) -> (usize, usize) {
+        (
+            self.buffers.iter().map(Buffer::len).sum(),
+            self.slots.iter().sum(),
+        )
+    }
+}
+
+/// Lowers an elaborated function to a kernel plan. Constructs the plan cannot express
+/// are refused with `ErrorKind::Unsupported` naming the construct at its span
+/// (docs/backend.md lists them).
+pub fn plan(f: &Function) -> Result<Plan> {
+    let mut p = lower::lower(f)?;
+    memory::assign(&mut p);
+    Ok(p)
+}
+
+pub use print::show;

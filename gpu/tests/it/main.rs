@@ -1,0 +1,5 @@
+//! The integration tests of `adora-gpu`, one binary (docs/architecture.md, "Tests").
+
+mod corpus;
+mod nvrtc;
+mod shim;

@@ -1,0 +1,162 @@
+//! `adora run F --backend cpu|cuda [--engine E --grad|--vjp C] --input …`: the program, or
+//! an engine's derivative program, lowered to a kernel plan and run by a backend
+//! (docs/backend.md). `--repeat N` times N calls and prints the minimum and the median.
+
+use super::diff::print_gradient;
+use super::error::CliError;
+use super::inputs::{self, literal, render};
+use super::schema::{with_warnings, Question};
+use super::{Format, JsonNumbersArg, Numeric, RunArgs, OK};
+use adora_core::diag::ErrorKind;
+use adora_rewrites::engine::program::Seed;
+use adora_semantics::io::{to_json, to_text};
+use adora_semantics::value::Value;
+use clap::{Args, ValueEnum};
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Which backend runs the plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Backend {
+    /// The multi-threaded CPU executor (always available).
+    Cpu,
+    /// CUDA kernels compiled by NVRTC and launched through cudarc (needs a driver and a
+    /// device; without them: "no CUDA device", exit 2).
+    Cuda,
+}
+
+/// Options of `adora run`.
+#[derive(Args, Debug, Clone)]
+pub struct RunCmd {
+    /// The program file.
+    pub file: PathBuf,
+    /// Entry point (a `def` name).
+    #[arg(long, default_value = "main")]
+    pub entry: String,
+    /// An input, `name=literal` (repeatable), e.g. `--input 'x=[1, 2/3]'`.
+    #[arg(long = "input", value_name = "NAME=LITERAL")]
+    pub inputs: Vec<String>,
+    /// A JSON file mapping input names to values (as for `adora eval`).
+    #[arg(long = "inputs", value_name = "FILE")]
+    pub inputs_json: Option<PathBuf>,
+    /// The value of a size parameter of the entry point, `NAME=N` (repeatable).
+    #[arg(long = "size", value_name = "NAME=N")]
+    pub sizes: Vec<String>,
+    /// The backend.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub backend: Backend,
+    /// The engine whose derivative program runs with `--grad` or `--vjp` (default: the
+    /// first registered engine that derives one).
+    #[arg(long, value_parser = super::names::EngineName { with_all: false })]
+    pub engine: Option<String>,
+    /// Run the engine's gradient program (a scalar R result): value and gradient.
+    #[arg(long, conflicts_with = "vjp")]
+    pub grad: bool,
+    /// Run the engine's VJP program with this result cotangent (a literal).
+    #[arg(long, value_name = "LITERAL", allow_hyphen_values = true)]
+    pub vjp: Option<String>,
+    /// Time this many calls and print the time per call (minimum and median).
+    #[arg(long, value_name = "N")]
+    pub repeat: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+impl RunCmd {
+    fn run_args(&self) -> RunArgs {
+        RunArgs {
+            file: self.file.clone(),
+            entry: self.entry.clone(),
+            inputs: self.inputs.clone(),
+            inputs_json: self.inputs_json.clone(),
+            sizes: self.sizes.clone(),
+            json_numbers: JsonNumbersArg::Decimal,
+            numeric: Numeric::F64,
+            engine: None,
+            strict: false,
+            max_steps: adora_semantics::eval::EvalOptions::default().max_steps,
+            max_memory: adora_semantics::eval::EvalOptions::default().max_memory,
+            format: self.format,
+        }
+    }
+}
+
+/// `adora run`; the exit code.
+pub fn run(c: &RunCmd) -> Result<u8, CliError> {
+    let ra = c.run_args();
+    let l = inputs::load_run(&ra)?;
+    let xs = inputs::inputs::<f64>(&l, &ra)?;
+    let question = if c.grad {
+        Some(Question::Grad)
+    } else if c.vjp.is_some() {
+        Some(Question::Vjp)
+    } else {
+        None
+    };
+    let (func, args, dp) = match question {
+        None => (l.func.clone(), xs.clone(), None),
+        Some(q) => {
+            let e = super::show::program_engine(c.engine.as_deref(), q)?;
+            q.check_function(&l.func).map_err(|d| render(&l, &d))?;
+            let dp = e.program(&l.func, q).map_err(|d| render(&l, &d))?;
+            let one = Value::real(1.0);
+            let ct = match &c.vjp {
+                Some(text) => literal::<f64>("--vjp", text, &l.func.ret)?,
+                None => one,
+            };
+            let args = dp
+                .arguments(&l.func, &xs, Seed::Cotangent(&ct))
+                .map_err(|d| render(&l, &d))?;
+            (dp.function.clone(), args, Some(dp))
+        }
+    };
+    let plan = adora_gpu::plan::plan(&func).map_err(|d| render(&l, &d))?;
+    let call = || -> Result<Value<f64>, CliError> {
+        match c.backend {
+            Backend::Cpu => adora_gpu::cpu::run(&plan, &args).map_err(|d| render(&l, &d)),
+            Backend::Cuda => adora_gpu::cuda::run(&plan, &args).map_err(|e| match e {
+                adora_gpu::cuda::CudaError::NoDevice(why) => {
+                    inputs::plain_error(ErrorKind::Unsupported, format!("no CUDA device: {why}"))
+                }
+                adora_gpu::cuda::CudaError::Failed(d) => render(&l, &d),
+            }),
+        }
+    };
+    let out = call()?;
+    match (&dp, question) {
+        (Some(dp), Some(q)) => {
+            let g = dp
+                .unpack(&l.func, &xs, out)
+                .map_err(|d| render(&l, &d))?
+                .gradient();
+            print_gradient(&l, c.format, &g, q);
+        }
+        _ => match c.format {
+            Format::Json => println!("{}", with_warnings(&l, json!({"value": to_json(&out)}))),
+            Format::Text => println!("value: {}", to_text(&out)),
+        },
+    }
+    if let Some(n) = c.repeat {
+        let mut times = Vec::with_capacity(n);
+        for _ in 0..n.max(1) {
+            let t = Instant::now();
+            call()?;
+            times.push(t.elapsed().as_secs_f64());
+        }
+        times.sort_by(f64::total_cmp);
+        let ms = |s: f64| s * 1e3;
+        println!(
+            "time per call ({} calls, {} backend): min {:.4} ms, median {:.4} ms",
+            times.len(),
+            match c.backend {
+                Backend::Cpu => "cpu",
+                Backend::Cuda => "cuda",
+            },
+            ms(times[0]),
+            ms(times[times.len() / 2])
+        );
+    }
+    Ok(OK)
+}

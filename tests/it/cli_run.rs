@@ -1,0 +1,119 @@
+//! `adora run` and `adora show --stage plan` (docs/backend.md): the CPU backend prints
+//! the value and the derivative programs' answers, `--repeat` prints the time per call,
+//! the CUDA backend says "no CUDA device" and exits 2 where there is none, and a construct
+//! the plan refuses is an `unsupported` error with its position.
+
+use super::support::{adora, stderr, stdout};
+use std::path::PathBuf;
+
+fn file(test: &str, contents: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("adora-run-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("p.adl");
+    std::fs::write(&p, contents).unwrap();
+    p
+}
+
+const MATMUL: &str = "def main(a: R[2, 3], b: R[3, 2]) -> R =\n  \
+    sum(build [2, 2] ((i, j) => sum(build 3 (k => a[i, k] * b[k, j]))))\n";
+
+#[test]
+fn run_cpu_prints_the_value_and_the_gradient() {
+    let p = file("cpu", MATMUL);
+    let p = p.to_str().unwrap();
+    let ins = [
+        "--input",
+        "a=[[1, 2, -1], [1/2, 0, 3]]",
+        "--input",
+        "b=[[2, 1], [-1, 1/3], [4, 0]]",
+    ];
+    let o = adora(&[&["run", p, "--backend", "cpu"][..], &ins[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // -4 + 5/3 + 13 + 1/2 = 67/6
+    let want = format!("value: {}", 67.0f64 / 6.0);
+    assert!(stdout(&o).contains(&want), "{}", stdout(&o));
+    for engine in ["dual", "linear"] {
+        let o = adora(&[&["run", p, "--engine", engine, "--grad"][..], &ins[..]].concat());
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.contains("gradient:"), "{out}");
+        // d/da[0,0] = b[0,0] + b[0,1] = 3
+        assert!(out.contains("a: R[2,3] = [[3, "), "{engine}: {out}");
+    }
+}
+
+#[test]
+fn run_repeat_prints_time_per_call() {
+    let p = file("repeat", MATMUL);
+    let o = adora(&[
+        "run",
+        p.to_str().unwrap(),
+        "--input",
+        "a=[[1, 2, -1], [1/2, 0, 3]]",
+        "--input",
+        "b=[[2, 1], [-1, 1/3], [4, 0]]",
+        "--repeat",
+        "5",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("time per call (5 calls, cpu backend): min "),
+        "{out}"
+    );
+    assert!(out.contains(" ms, median "), "{out}");
+}
+
+#[test]
+fn run_cuda_without_a_device_says_so_and_exits_2() {
+    let p = file("cuda", MATMUL);
+    let o = adora(&[
+        "run",
+        p.to_str().unwrap(),
+        "--backend",
+        "cuda",
+        "--input",
+        "a=[[1, 2, -1], [1/2, 0, 3]]",
+        "--input",
+        "b=[[2, 1], [-1, 1/3], [4, 0]]",
+    ]);
+    if o.status.code() == Some(0) {
+        // A machine with a CUDA device: the value is the CPU's.
+        assert!(stdout(&o).contains("value: "), "{}", stdout(&o));
+        return;
+    }
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no CUDA device"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
+}
+
+const PRODUCT: &str = "def main(a: R[2, 3], b: R[3, 2]) -> R[2, 2] =\n  \
+    build [2, 2] ((i, j) => sum(build 3 (k => a[i, k] * b[k, j])))\n";
+
+#[test]
+fn show_stage_plan_prints_kernels_and_memory() {
+    let p = file("plan", PRODUCT);
+    let o = adora(&["show", p.to_str().unwrap(), "--stage", "plan"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("matmul b0 · b1 (2 × 3 · 3 × 2)"), "{out}");
+    assert!(out.contains("memory: "), "{out}");
+}
+
+#[test]
+fn a_construct_the_plan_refuses_is_unsupported_with_its_position() {
+    let p = file(
+        "refused",
+        "def main(x: R[2, 3]) -> R[3] =\n  reduce((a, b) => a + b, x[0], x)\n",
+    );
+    let o = adora(&[
+        "run",
+        p.to_str().unwrap(),
+        "--input",
+        "x=[[1, 2, 3], [4, 5, 6]]",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("p.adl:2:3: error[unsupported]"), "{err}");
+    assert!(err.contains("non-scalar slices"), "{err}");
+}
