@@ -75,6 +75,7 @@ impl RunCmd {
             json_numbers: JsonNumbersArg::Decimal,
             numeric: Numeric::F64,
             engine: None,
+            checkpoint: None,
             strict: false,
             max_steps: adora_semantics::eval::EvalOptions::default().max_steps,
             max_memory: adora_semantics::eval::EvalOptions::default().max_memory,
@@ -98,7 +99,11 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
     let (func, args, dp) = match question {
         None => (l.func.clone(), xs.clone(), None),
         Some(q) => {
-            let e = super::show::program_engine(c.engine.as_deref(), q)?;
+            let e = super::show::program_engine(
+                c.engine.as_deref(),
+                q,
+                &adora_rewrites::engine::EngineOptions::default(),
+            )?;
             q.check_function(&l.func).map_err(|d| render(&l, &d))?;
             let dp = e.program(&l.func, q).map_err(|d| render(&l, &d))?;
             let one = Value::real(1.0);
