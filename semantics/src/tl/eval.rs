@@ -265,8 +265,8 @@ impl<S: Scalar> Ctx<S> {
         }
     }
 
-    /// The value of `x.k[a]…` (a data path), out of bounds the zero of the element
-    /// (`0` for numbers, `false`, `0`).
+    /// The number `x.k[a]…` (a data path, E1, which the typing makes end at a number);
+    /// a read out of bounds anywhere along the path is `0`.
     pub fn read_path(&mut self, x: &str, path: &[PathStep]) -> Result<TlValue<S>> {
         let idx: Vec<Option<i64>> = path
             .iter()
@@ -288,7 +288,7 @@ impl<S: Scalar> Ctx<S> {
                 (PathStep::At(_), TlValue::Arr(es), Some(k)) => {
                     match usize::try_from(k).ok().and_then(|k| es.get(k)) {
                         Some(e) => e,
-                        None => return Ok(zero_like(es.first())),
+                        None => return Ok(TlValue::Num(S::zero())),
                     }
                 }
                 _ => {
@@ -331,14 +331,6 @@ fn overflow_or_unbound<'a>(mut names: impl Iterator<Item = &'a String>) -> Diagn
         Span::DUMMY,
         format!("index arithmetic overflows or `{first}` is unbound"),
     )
-}
-
-/// The zero of an element like `e` (for an out-of-bounds data read).
-fn zero_like<S: Scalar>(e: Option<&TlValue<S>>) -> TlValue<S> {
-    match e {
-        Some(v) => TlValue::zero_of(&v.type_of()),
-        None => TlValue::Num(S::zero()),
-    }
 }
 
 /// `.k` of an array of pairs (of arrays of pairs, …): elementwise (paper §5.2).

@@ -256,6 +256,19 @@ fn extensions_data_predicates_and_opaque_integers() {
         ),
         arr(&[0, 0])
     );
+    // A data read out of bounds before its last step is 0 (regression: it returned the
+    // zero row and failed).
+    let m = TlValue::Arr(vec![arr(&[4, 5])]);
+    let e2 = env(&[("m", m)]);
+    let outer = DataRef::read(
+        "m",
+        vec![
+            PathStep::At(Index::constant(1)),
+            PathStep::At(Index::constant(0)),
+        ],
+    );
+    let eq0 = Pred::Data(CmpOp::Eq, outer, DataRef::Const(rat(0)));
+    assert_eq!(ev(&Term::bracket(eq0, Term::int(7)), &e2), n(7));
     let fl = IExpr::Floor(DataRef::Const(rat(-3) / rat(2)));
     assert_eq!(ev(&Term::index_const(Index::Opaque(fl)), &e), n(-2));
 }
