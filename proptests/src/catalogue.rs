@@ -10,7 +10,7 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_reverse, soac_rules,
+    bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_reverse, soac_rules, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
 
@@ -133,6 +133,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(soac::properties());
     out.extend(engines::properties());
     out.extend(soac_rules::properties());
+    out.extend(tssa_tl::properties());
     out
 }
 

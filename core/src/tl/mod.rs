@@ -26,6 +26,9 @@ pub mod ast;
 pub mod build;
 pub mod embed;
 pub mod free;
+pub mod lex;
+pub mod parse;
+pub mod parse_ssa;
 pub mod print;
 pub mod ssa;
 pub mod subst;
@@ -37,6 +40,8 @@ pub use ast::{
 pub use build::rat;
 pub use embed::{out_term, rhs_to_term, ssa_to_term};
 pub use free::{free_vars, free_vars_pred, FreeVars, NameSupply};
+pub use parse::{parse_pred, parse_term, parse_ty};
+pub use parse_ssa::parse_ssa;
 pub use ssa::{Access, ConstVal, Dims, Rhs, SsaOut, SsaProgram, Stmt};
 pub use subst::{freshen, path_of, subst, subst_index, term_of_path};
 pub use types::{type_of, type_of_iso};

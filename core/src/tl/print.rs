@@ -1,6 +1,7 @@
 //! The concrete syntax of the tensor language and of Tensor-SSA (docs/engines/tssa-language.md,
 //! "Concrete syntax"): `Display` for terms, predicates, index expressions, types and
-//! programs. [`super::parse`] reads every printed form back to the same tree.
+//! programs. [`super::parse`] and [`super::parse_ssa`] read every printed form back to the
+//! same tree.
 //!
 //! Precedence, loosest first: binders `gen i:n. e`, `sum i:n. e`, `let x = e in e`
 //! (extending as far right as possible); `+`; `*` (both left-associative); the prefix
@@ -158,8 +159,13 @@ fn write_iexpr(f: &mut Formatter<'_>, e: &IExpr, min: u8) -> fmt::Result {
         }
         IExpr::Neg(a) => {
             f.write_char('-')?;
-            // `-3` would read back as a constant: parenthesise literal operands.
-            let min = if matches!(**a, IExpr::Const(_)) { 4 } else { 2 };
+            // `-3` would read back as a constant and `--` starts a comment: parenthesise
+            // literal and negated operands.
+            let min = if matches!(**a, IExpr::Const(_) | IExpr::Neg(_)) {
+                4
+            } else {
+                2
+            };
             write_iexpr(f, a, min)
         }
         IExpr::Min(a, b) | IExpr::Max(a, b) => {
@@ -296,10 +302,21 @@ fn term_prec(t: &Term) -> u8 {
         Term::Gen(..) | Term::Sum(..) | Term::Let(..) => 0,
         Term::Add(..) => 1,
         Term::Mul(..) => 2,
+        Term::Bracket(_, e) if open_right(e) => 0,
         Term::Bracket(..) => 3,
         Term::Const(c) if c < &Rat::from_integer(0.into()) => 3,
         Term::Access(..) | Term::Proj(..) => 4,
         _ => 5,
+    }
+}
+
+/// Whether a term extends as far right as possible (a binder, or a bracket of one): it
+/// is printed bare after `[p]` and parenthesised as a left operand.
+fn open_right(t: &Term) -> bool {
+    match t {
+        Term::Gen(..) | Term::Sum(..) | Term::Let(..) => true,
+        Term::Bracket(_, e) => open_right(e),
+        _ => false,
     }
 }
 
@@ -353,7 +370,7 @@ fn write_term(f: &mut Formatter<'_>, t: &Term, min: u8) -> fmt::Result {
         }
         Term::Bracket(p, e) => {
             write!(f, "[{p}] ")?;
-            write_term(f, e, 3)
+            write_term(f, e, if open_right(e) { 0 } else { 3 })
         }
         Term::Gen(i, n, e) | Term::Sum(i, n, e) => {
             let kw = if matches!(t, Term::Gen(..)) {
@@ -423,7 +440,7 @@ impl Display for Rhs {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
             Rhs::Input { input, path } => {
-                f.write_str(input)?;
+                write!(f, "input {input}")?;
                 path.iter().try_for_each(|k| write!(f, ".{k}"))
             }
             Rhs::Const { dims, pred, value } => {

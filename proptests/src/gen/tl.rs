@@ -110,6 +110,23 @@ pub fn tl_case(rng: &mut impl Rng, opts: &TlGenOptions) -> TlCase {
     }
 }
 
+/// A random G2 term of type `out` over the given typed free variables (relation and
+/// integer-data inputs are read by predicates only when named `r` and `k`). Binder names
+/// restart at every call (`i1`, `y2`, …): combine two such terms through [`freshen`] or
+/// under disjoint scopes.
+///
+/// [`freshen`]: adora_core::tl::freshen
+pub fn tl_term(rng: &mut impl Rng, opts: &TlGenOptions, inputs: &[(Var, Ty)], out: &Ty) -> Term {
+    let mut g = G2 {
+        rng,
+        opts: opts.clone(),
+        vals: inputs.to_vec(),
+        idx: Vec::new(),
+        fresh: 0,
+    };
+    g.term(out, opts.size)
+}
+
 /// The same shape with `elem` at the leaves.
 fn retype(t: &Ty, elem: Ty) -> Ty {
     match t {
