@@ -117,7 +117,7 @@ pub fn recognise(t: &Term) -> Option<Rhs> {
         if let Term::Add(l, r) = body {
             let ((p, y), (q, z)) = (bracketed(l), bracketed(r));
             let (y, z) = (access(y)?, access(z)?);
-            return (at_dims(&y) && at_dims(&z)).then(|| Rhs::Add {
+            return (at_dims(&y) && at_dims(&z)).then_some(Rhs::Add {
                 dims,
                 p,
                 y: y.var,
@@ -143,7 +143,7 @@ pub fn recognise(t: &Term) -> Option<Rhs> {
             }
             Term::Call(f, y) => {
                 let y = access(y)?;
-                return at_dims(&y).then(|| Rhs::Map {
+                return at_dims(&y).then_some(Rhs::Map {
                     dims,
                     pred,
                     f: *f,
