@@ -11,7 +11,7 @@ use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
     backend, bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs,
-    soac_framework, soac_loops, soac_maps, soac_reverse, soac_rules, soac_while,
+    soac_framework, soac_loops, soac_maps, soac_reverse, soac_rules, soac_while, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
 
@@ -140,6 +140,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(soac_maps::properties());
     out.extend(soac_costs::properties());
     out.extend(backend::properties());
+    out.extend(tssa_tl::properties());
     out
 }
 

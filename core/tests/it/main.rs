@@ -12,3 +12,5 @@ mod pretty_real;
 mod print_nonfinite;
 mod sized_helpers;
 mod sizes;
+mod tl_parse;
+mod tl_terms;

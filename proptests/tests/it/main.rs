@@ -13,3 +13,5 @@ mod soac_loops;
 mod soac_maps;
 mod soac_reverse;
 mod soac_rules;
+mod tl_generators;
+mod tssa_tl;
