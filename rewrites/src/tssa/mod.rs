@@ -10,3 +10,4 @@
 
 pub mod lower;
 pub mod ssa;
+pub mod raise;
