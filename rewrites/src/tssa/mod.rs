@@ -9,5 +9,5 @@
 //! | [`raise`] | Tensor-SSA → core | — (Adora) |
 
 pub mod lower;
-pub mod ssa;
 pub mod raise;
+pub mod ssa;

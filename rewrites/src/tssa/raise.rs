@@ -24,7 +24,11 @@ use adora_core::visit::NameSupply;
 use expr::{bin, ex, index, real_int, select, var, IBind, Rx};
 
 fn internal(msg: String) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Internal, Span::DUMMY, format!("tssa raising: {msg}"))
+    Diagnostic::new(
+        ErrorKind::Internal,
+        Span::DUMMY,
+        format!("tssa raising: {msg}"),
+    )
 }
 
 /// The core type of a TL type (pairs as 2-tuples).
@@ -111,11 +115,7 @@ fn output(p: &SsaProgram, o: &SsaOut) -> Result<(Expr, Type)> {
 }
 
 /// `build dims (I => body(I))` with fresh binders (no `build` at rank 0).
-fn build(
-    rx: &mut Rx,
-    dims: &Dims,
-    body: impl FnOnce(&mut Rx) -> Result<Expr>,
-) -> Result<Expr> {
+fn build(rx: &mut Rx, dims: &Dims, body: impl FnOnce(&mut Rx) -> Result<Expr>) -> Result<Expr> {
     let binders: Vec<String> = dims.iter().map(|(v, _)| rx.names.fresh(v)).collect();
     for ((v, _), b) in dims.iter().zip(&binders) {
         rx.ivars.insert(v.clone(), IBind::Name(b.clone()));
@@ -203,8 +203,15 @@ fn contraction(
     }
     let mut guard = s.rest.clone();
     for (j, a) in &s.solved {
-        let n = sums.iter().find(|(v, _)| v == j).map(|(_, n)| *n).unwrap_or(0);
-        guard = mk::and(guard, mk::in_range(&adora_core::tl::Index::Aff(a.clone()), n));
+        let n = sums
+            .iter()
+            .find(|(v, _)| v == j)
+            .map(|(_, n)| *n)
+            .unwrap_or(0);
+        guard = mk::and(
+            guard,
+            mk::in_range(&adora_core::tl::Index::Aff(a.clone()), n),
+        );
     }
     let r = build_sum(rx, &s.kept, |rx| {
         let ey = access(rx, y)?;
@@ -220,11 +227,7 @@ fn contraction(
     r
 }
 
-fn build_sum(
-    rx: &mut Rx,
-    kept: &Dims,
-    body: impl FnOnce(&mut Rx) -> Result<Expr>,
-) -> Result<Expr> {
+fn build_sum(rx: &mut Rx, kept: &Dims, body: impl FnOnce(&mut Rx) -> Result<Expr>) -> Result<Expr> {
     if kept.is_empty() {
         return body(rx);
     }

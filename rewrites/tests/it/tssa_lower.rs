@@ -17,7 +17,10 @@ fn var(x: &str) -> Term {
 fn sum_of_a_product_is_one_fused_sum() {
     let f = load("def main(x: R[3]) -> R = sum(x * x)");
     let l = lower(&f).unwrap();
-    assert_eq!(l.inputs, vec![("x".to_string(), Ty::Arr(3, Box::new(Ty::Num)))]);
+    assert_eq!(
+        l.inputs,
+        vec![("x".to_string(), Ty::Arr(3, Box::new(Ty::Num)))]
+    );
     let Term::Sum(i, 3, body) = &l.term else {
         panic!("not a sum: {:?}", l.term)
     };
@@ -94,8 +97,21 @@ fn every_table_row_of_the_bulk_fragment_lowers() {
     let f = load(src);
     let (_, rows) = lower_with_rows(&f).unwrap();
     for row in [
-        "transpose", "reshape", "gather", "scatter", "append", "array", "min-max", "select",
-        "sum-outer", "sum", "build", "real", "replicate", "relation", "int-data",
+        "transpose",
+        "reshape",
+        "gather",
+        "scatter",
+        "append",
+        "array",
+        "min-max",
+        "select",
+        "sum-outer",
+        "sum",
+        "build",
+        "real",
+        "replicate",
+        "relation",
+        "int-data",
     ] {
         assert!(rows.contains(&row), "row {row} did not fire: {rows:?}");
     }
@@ -107,7 +123,10 @@ fn constructs_outside_the_fragment_are_unsupported_at_their_span() {
         ("def main(x: R) -> R = if x > 0 then x else 0", "`if`"),
         ("def main(x: R[3]) -> R = reduce(*, 1, x)", "`reduce`"),
         ("def main(x: R[3]) -> R[3] = scan(+, 0, x)", "`scan`"),
-        ("def main(x: R) -> R = loop (a = x) for i < 3 do a * x", "`loop`"),
+        (
+            "def main(x: R) -> R = loop (a = x) for i < 3 do a * x",
+            "`loop`",
+        ),
         ("def main(x: R) -> Z = floor(x)", "result type"),
     ] {
         let f = load(src);

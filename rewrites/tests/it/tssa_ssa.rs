@@ -4,7 +4,9 @@
 use adora_core::tl::{Access, CmpOp, Pred, Rhs, SsaOut, Term, Ty};
 use adora_rewrites::tssa::lower::mk;
 use adora_rewrites::tssa::raise::raise;
-use adora_rewrites::tssa::ssa::{check_normal_form, is_ssa_normal_form, to_ssa, to_ssa_with, SsaOptions};
+use adora_rewrites::tssa::ssa::{
+    check_normal_form, is_ssa_normal_form, to_ssa, to_ssa_with, SsaOptions,
+};
 
 fn arr(n: u64) -> Ty {
     Ty::Arr(n, Box::new(Ty::Num))
@@ -18,7 +20,11 @@ fn at(x: &str, idx: &[adora_core::tl::Index]) -> Term {
 fn conv() -> (Term, Vec<(String, Ty)>) {
     let ij = mk::index_add_scaled(&mk::ivar("i"), 1, &mk::ivar("j"));
     let body = mk::mul(at("w", &[mk::ivar("j")]), at("x", &[ij]));
-    let rhs = Term::Gen("i".into(), 3, Box::new(Term::Sum("j".into(), 3, Box::new(body))));
+    let rhs = Term::Gen(
+        "i".into(),
+        3,
+        Box::new(Term::Sum("j".into(), 3, Box::new(body))),
+    );
     let t = Term::Let("z".into(), Box::new(rhs), Box::new(Term::Var("z".into())));
     (t, vec![("x".into(), arr(5)), ("w".into(), arr(3))])
 }
@@ -32,7 +38,14 @@ fn the_convolution_becomes_two_index_solved_copies_and_one_contraction() {
     assert_eq!(forms.len(), 5, "{forms:#?}");
     assert!(matches!(forms[0], Rhs::Input { input, .. } if input == "w"));
     let eq = |a: &str, b: adora_core::tl::Index| mk::cmp(CmpOp::Eq, mk::ivar(a), b);
-    let Rhs::Contract { dims, sums, pred, y, z: None } = forms[1] else {
+    let Rhs::Contract {
+        dims,
+        sums,
+        pred,
+        y,
+        z: None,
+    } = forms[1]
+    else {
         panic!("{:?}", forms[1])
     };
     assert_eq!(dims, &vec![("i0".to_string(), 3), ("i1".to_string(), 3)]);
@@ -45,7 +58,14 @@ fn the_convolution_becomes_two_index_solved_copies_and_one_contraction() {
     assert_eq!(sums, &vec![("i2".to_string(), 5)]);
     let i0_plus_i1 = mk::index_add_scaled(&mk::ivar("i0"), 1, &mk::ivar("i1"));
     assert_eq!(pred, &eq("i2", i0_plus_i1));
-    let Rhs::Contract { dims, sums, pred, y, z: Some(z) } = forms[4] else {
+    let Rhs::Contract {
+        dims,
+        sums,
+        pred,
+        y,
+        z: Some(z),
+    } = forms[4]
+    else {
         panic!("{:?}", forms[4])
     };
     assert_eq!((dims.len(), sums.len(), pred), (1, 1, &Pred::True));

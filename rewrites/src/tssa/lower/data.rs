@@ -54,7 +54,11 @@ impl Elem for Index {
                 )?))))),
                 Prim::Min | Prim::Max => {
                     let (x, y): (Index, Index) = (at(cx, &args[0], idx)?, at(cx, &args[1], idx)?);
-                    let f = if *p == Prim::Min { IExpr::Min } else { IExpr::Max };
+                    let f = if *p == Prim::Min {
+                        IExpr::Min
+                    } else {
+                        IExpr::Max
+                    };
                     Ok(opaque2(f, &x, &y))
                 }
                 Prim::Floor => {
@@ -68,7 +72,10 @@ impl Elem for Index {
                 }
                 _ => Err(unsupported(e, &format!("`{}` on integers", p.name()))),
             },
-            _ => Err(unsupported(e, &format!("`{}` of integer type", e.kind.form_name()))),
+            _ => Err(unsupported(
+                e,
+                &format!("`{}` of integer type", e.kind.form_name()),
+            )),
         }
     }
 
@@ -113,7 +120,10 @@ fn unravel<'a>(cx: &Cx<'a>, e: &'a Expr, x: &'a Expr, idx: &[Index]) -> Result<V
     let mut stride: i64 = src.iter().map(|&d| d as i64).product();
     for &d in &src {
         stride /= (d as i64).max(1);
-        let q = IExpr::Div(Box::new(flat.clone()), Box::new(IExpr::Const(stride.max(1))));
+        let q = IExpr::Div(
+            Box::new(flat.clone()),
+            Box::new(IExpr::Const(stride.max(1))),
+        );
         out.push(Index::Opaque(IExpr::Mod(
             Box::new(q),
             Box::new(IExpr::Const(d as i64)),
@@ -183,7 +193,10 @@ impl Elem for Pred {
             }
             ExprKind::Binary(BinOp::And, a, b) => {
                 cx.row("connective");
-                Ok(Pred::And(Box::new(at(cx, a, idx)?), Box::new(at(cx, b, idx)?)))
+                Ok(Pred::And(
+                    Box::new(at(cx, a, idx)?),
+                    Box::new(at(cx, b, idx)?),
+                ))
             }
             ExprKind::Binary(BinOp::Or, a, b) => {
                 cx.row("connective");
@@ -194,7 +207,10 @@ impl Elem for Pred {
                 let src = unravel(cx, e, &args[0], idx)?;
                 at(cx, &args[0], &src)
             }
-            _ => Err(unsupported(e, &format!("`{}` of boolean type", e.kind.form_name()))),
+            _ => Err(unsupported(
+                e,
+                &format!("`{}` of boolean type", e.kind.form_name()),
+            )),
         }
     }
 

@@ -65,7 +65,10 @@ fn row_literal(e: &Expr, l: &Lit) -> Result<Term> {
     match l {
         Lit::Real(r) => Ok(Term::Const(r.clone())),
         Lit::Int(k) => Ok(Term::Const(Rat::from_integer(k.clone()))),
-        Lit::NonFinite(n) => Err(unsupported(e, &format!("the non-finite literal `{}`", n.name()))),
+        Lit::NonFinite(n) => Err(unsupported(
+            e,
+            &format!("the non-finite literal `{}`", n.name()),
+        )),
         Lit::Bool(_) => Err(internal(e, "a boolean literal of real type")),
     }
 }

@@ -64,7 +64,10 @@ pub fn full<'a>(cx: &mut Cx<'a>, e: &'a Expr) -> Result<Term> {
                 Bound::Term(t) => Ok(t),
                 _ => Err(internal(e, "a real tuple bound to a non-term")),
             },
-            _ => Err(unsupported(e, &format!("`{}` of tuple type", e.kind.form_name()))),
+            _ => Err(unsupported(
+                e,
+                &format!("`{}` of tuple type", e.kind.form_name()),
+            )),
         },
     }
 }

@@ -80,7 +80,11 @@ pub struct Rx {
 }
 
 fn internal(msg: String) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Internal, Span::DUMMY, format!("tssa raising: {msg}"))
+    Diagnostic::new(
+        ErrorKind::Internal,
+        Span::DUMMY,
+        format!("tssa raising: {msg}"),
+    )
 }
 
 impl Rx {
@@ -98,7 +102,11 @@ impl Rx {
         let mut out: Option<Expr> = None;
         for (v, &c) in &a.terms {
             let x = self.ivar(v)?;
-            let t = if c == 1 { x } else { bin(BinOp::Mul, int(c), x) };
+            let t = if c == 1 {
+                x
+            } else {
+                bin(BinOp::Mul, int(c), x)
+            };
             out = Some(match out {
                 None => t,
                 Some(o) => bin(BinOp::Add, o, t),
@@ -185,7 +193,11 @@ impl Rx {
                 let one = select(body?, real_int(1), real_int(0));
                 let count = prim(
                     Prim::Sum,
-                    vec![ex(ExprKind::Build(vec![*n as usize], vec![name], Box::new(one)))],
+                    vec![ex(ExprKind::Build(
+                        vec![*n as usize],
+                        vec![name],
+                        Box::new(one),
+                    ))],
                 );
                 bin(BinOp::Gt, count, real_int(0))
             }

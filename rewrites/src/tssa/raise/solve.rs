@@ -55,10 +55,15 @@ pub fn eliminate(sums: &Dims, pred: &Pred) -> Solved {
     let mut solved: Vec<(String, Aff)> = Vec::new();
     let mut kept = Vec::new();
     for (j, n) in sums {
-        let avoid: Vec<String> = solved.iter().map(|(v, _)| v.clone()).chain([j.clone()]).collect();
-        let found = cs.iter().enumerate().find_map(|(k, c)| {
-            solve_for(c, j, &avoid).map(|a| (k, a))
-        });
+        let avoid: Vec<String> = solved
+            .iter()
+            .map(|(v, _)| v.clone())
+            .chain([j.clone()])
+            .collect();
+        let found = cs
+            .iter()
+            .enumerate()
+            .find_map(|(k, c)| solve_for(c, j, &avoid).map(|a| (k, a)));
         match found {
             Some((k, a)) => {
                 cs.remove(k);
@@ -67,8 +72,6 @@ pub fn eliminate(sums: &Dims, pred: &Pred) -> Solved {
             None => kept.push((j.clone(), *n)),
         }
     }
-    let rest = cs
-        .into_iter()
-        .fold(Pred::True, crate::tssa::lower::mk::and);
+    let rest = cs.into_iter().fold(Pred::True, crate::tssa::lower::mk::and);
     Solved { solved, kept, rest }
 }

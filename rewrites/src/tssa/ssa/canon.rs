@@ -58,7 +58,10 @@ fn rename_access(r: &Renaming, a: &Access) -> Access {
 
 fn contract(dims: &Dims, sums: &Dims, pred: &Pred, y: &Access, z: Option<&Access>) -> Rhs {
     let mut sum_order: Vec<(String, u64)> = Vec::new();
-    let used = y.idx.iter().chain(z.map(|z| z.idx.iter()).into_iter().flatten());
+    let used = y
+        .idx
+        .iter()
+        .chain(z.map(|z| z.idx.iter()).into_iter().flatten());
     for v in used {
         if let Some(s) = sums.iter().find(|(w, _)| w == v) {
             if !sum_order.iter().any(|(w, _)| w == v) {

@@ -30,11 +30,19 @@ fn check_access(
     let mut t = ty.clone();
     for v in &a.idx {
         let Some((_, n)) = scope.iter().find(|(w, _)| w == v) else {
-            return Err(format!("{what}: the index `{v}` of `{}` is not bound", a.var));
+            return Err(format!(
+                "{what}: the index `{v}` of `{}` is not bound",
+                a.var
+            ));
         };
         match t {
             Ty::Arr(m, el) if m == *n => t = *el,
-            _ => return Err(format!("{what}: `{}` is accessed by `{v}` of the wrong range or rank", a.var)),
+            _ => {
+                return Err(format!(
+                    "{what}: `{}` is accessed by `{v}` of the wrong range or rank",
+                    a.var
+                ))
+            }
         }
     }
     if t != Ty::Num {
@@ -46,7 +54,9 @@ fn check_access(
 fn whole(y: &str, dims: &Dims, types: &HashMap<String, Ty>, what: &str) -> Result<(), String> {
     match types.get(y) {
         Some(t) if *t == tensor_ty(dims) => Ok(()),
-        Some(t) => Err(format!("{what}: `{y}` has type {t:?}, not that of the statement's dimensions")),
+        Some(t) => Err(format!(
+            "{what}: `{y}` has type {t:?}, not that of the statement's dimensions"
+        )),
         None => Err(format!("{what}: `{y}` is not a statement defined before")),
     }
 }
@@ -72,7 +82,9 @@ pub fn check_normal_form(p: &SsaProgram, cse: bool) -> Result<(), String> {
             ));
         }
         if cse && !seen.insert(&s.rhs) {
-            return Err(format!("{what}: its right-hand side repeats an earlier one (CSE)"));
+            return Err(format!(
+                "{what}: its right-hand side repeats an earlier one (CSE)"
+            ));
         }
         let ty = match &s.rhs {
             Rhs::Input { input, path } => {
@@ -111,7 +123,10 @@ pub fn check_normal_form(p: &SsaProgram, cse: bool) -> Result<(), String> {
             }
         };
         if ty != s.ty {
-            return Err(format!("{what}: declared type {:?}, but its form has {ty:?}", s.ty));
+            return Err(format!(
+                "{what}: declared type {:?}, but its form has {ty:?}",
+                s.ty
+            ));
         }
         types.insert(s.var.clone(), ty);
     }

@@ -159,7 +159,11 @@ impl Conv {
         for &k in path {
             ty = match ty {
                 Ty::Pair(a, b) => *(if k == 0 { a } else { b }),
-                _ => return Err(not_gpnf(&format!("a projection of the non-pair input `{x}`"))),
+                _ => {
+                    return Err(not_gpnf(&format!(
+                        "a projection of the non-pair input `{x}`"
+                    )))
+                }
             };
         }
         let v = self.name(want.or(Some(&format!("{x}_in"))));
@@ -190,7 +194,9 @@ impl Conv {
                 self.fixup_f1_alias(x, &input);
                 return Ok(());
             }
-            return Err(not_gpnf(&format!("a projection of the non-input `{input}`")));
+            return Err(not_gpnf(&format!(
+                "a projection of the non-input `{input}`"
+            )));
         }
         let (dims, s) = rules::rule_5_32_gen(rhs);
         let v = self.t(&dims, &adora_core::tl::Pred::True, s, Some(x))?;

@@ -31,15 +31,13 @@ fn names(dims: &Dims) -> Vec<String> {
     dims.iter().map(|(v, _)| v.clone()).collect()
 }
 
-/// `[q1] [q2] … s` as `(q1 && q2 && …, s)`.
-fn strip_brackets(s: &Term) -> (Pred, &Term) {
-    let mut q = Pred::True;
-    let mut cur = s;
-    while let Term::Bracket(p, b) = cur {
-        q = mk::and(q, p.clone());
-        cur = b;
+/// The immediate bracket of an addition's operand (rule 4.24 ⋆ looks at it only): `[q] s`
+/// as `(q, s)`, anything else as `(true, s)`.
+fn immediate_bracket(s: &Term) -> (Pred, &Term) {
+    match s {
+        Term::Bracket(q, b) => (q.clone(), b),
+        _ => (Pred::True, s),
     }
-    (q, cur)
 }
 
 impl Conv {
@@ -149,8 +147,8 @@ impl Conv {
         b: &Term,
         want: Option<&str>,
     ) -> Result<Var> {
-        let (q1, s1) = strip_brackets(a);
-        let (q2, s2) = strip_brackets(b);
+        let (q1, s1) = immediate_bracket(a);
+        let (q2, s2) = immediate_bracket(b);
         let (p1, p2) = (mk::and(p.clone(), q1), mk::and(p.clone(), q2));
         let y = self.t(dims, &p1, s1, None)?;
         let z = self.t(dims, &p2, s2, None)?;
@@ -199,7 +197,8 @@ impl Conv {
             cur = e;
         }
         idx.reverse();
-        let (x, path) = super::input_path(cur).ok_or_else(|| not_gpnf("an access of a non-variable"))?;
+        let (x, path) =
+            super::input_path(cur).ok_or_else(|| not_gpnf("an access of a non-variable"))?;
         let v = if self.is_input(&x) {
             self.input_stmt(&x, &path, None)?
         } else if path.is_empty() {
