@@ -14,4 +14,5 @@ mod soac_maps;
 mod soac_reverse;
 mod soac_rules;
 mod tl_generators;
+mod tssa_lower;
 mod tssa_tl;

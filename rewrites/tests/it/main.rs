@@ -47,3 +47,5 @@ mod soac_forward;
 mod soac_reverse;
 mod soac_reverse_plan;
 mod soac_rules;
+mod tssa_lower;
+mod tssa_ssa;
