@@ -7,6 +7,7 @@ mod cli;
 mod cli_exit_codes;
 mod cli_json;
 mod cli_literal_typing;
+mod export_oracle;
 mod float_inputs;
 mod fuzz_smoke;
 mod limits_elements;
