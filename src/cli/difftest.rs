@@ -65,6 +65,7 @@ pub fn difftest(against: TargetArg, files: &[PathBuf], python: &Path) -> Result<
     std::fs::create_dir_all(&dir)
         .map_err(|e| inputs::plain_error(ErrorKind::Input, format!("{}: {e}", dir.display())))?;
     let mut table: BTreeMap<String, [usize; 4]> = BTreeMap::new();
+    let mut ulps: BTreeMap<String, f64> = BTreeMap::new();
     let mut failed = false;
     for (k, f) in files.iter().enumerate() {
         let group = f
@@ -77,10 +78,14 @@ pub fn difftest(against: TargetArg, files: &[PathBuf], python: &Path) -> Result<
             Ok(None) => continue,
             Err(e) => Outcome::Disagree(e),
         };
-        let row = table.entry(group).or_default();
+        let row = table.entry(group.clone()).or_default();
         row[0] += 1;
         match &outcome {
-            Outcome::Agree(_) => row[1] += 1,
+            Outcome::Agree(u) => {
+                row[1] += 1;
+                let w = ulps.entry(group).or_insert(0.0);
+                *w = w.max(*u);
+            }
             Outcome::Disagree(why) => {
                 row[2] += 1;
                 failed = true;
@@ -95,12 +100,16 @@ pub fn difftest(against: TargetArg, files: &[PathBuf], python: &Path) -> Result<
     let _ = std::fs::remove_dir_all(&dir);
     println!("\nagainst {}:", target.name());
     println!(
-        "{:<16} {:>6} {:>6} {:>9} {:>8}",
-        "group", "cases", "agree", "disagree", "refused"
+        "{:<16} {:>6} {:>6} {:>9} {:>8} {:>12}",
+        "group", "cases", "agree", "disagree", "refused", "max ulps"
     );
     let mut tot = [0usize; 4];
     for (g, r) in &table {
-        println!("{g:<16} {:>6} {:>6} {:>9} {:>8}", r[0], r[1], r[2], r[3]);
+        let u = ulps.get(g).copied().unwrap_or(0.0);
+        println!(
+            "{g:<16} {:>6} {:>6} {:>9} {:>8} {:>12.1}",
+            r[0], r[1], r[2], r[3], u
+        );
         for i in 0..4 {
             tot[i] += r[i];
         }

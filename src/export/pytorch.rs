@@ -157,8 +157,11 @@ def _scatter(x, k, f, b, full):
         tgt = tuple(int(t) for t in f(*[_int(i) for i in ix]))
         if not _inside(res, tgt):
             continue
+        # The new value is computed before the copy is written, so that no tensor
+        # autograd saved is modified in place.
+        v = res[tgt] + x[ix]
         res = res.clone()
-        res[tgt] = res[tgt] + x[ix]
+        res[tgt] = v
     return res
 
 
@@ -200,8 +203,9 @@ def _reduce_by_index(dest, op, is_, vs):
     for j in range(is_.shape[0]):
         k = int(is_[j])
         if 0 <= k < dest.shape[0]:
+            v = f(dest[k], vs[j])
             dest = dest.clone()
-            dest[k] = f(dest[k], vs[j])
+            dest[k] = v
     return dest
 
 

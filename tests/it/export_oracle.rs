@@ -70,7 +70,9 @@ fn a_tuple_parameter_is_refused_by_name_and_position() {
         "--to",
         "jax",
         "--input",
-        "p=(1, [2, 3])",
+        "p=(2, [1, -1/2])",
+        "--input",
+        "k=3",
     ]);
     let e = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{e}");
@@ -128,4 +130,45 @@ fn difftest_runs_a_few_programs_or_is_skipped() {
             "{s}"
         );
     }
+}
+
+/// Regression: the PyTorch module of a `reduce_by_index` with `max` wrote into a tensor
+/// whose view autograd had saved ("modified by an inplace operation"); it now runs.
+#[test]
+fn pytorch_reduce_by_index_with_max_runs_or_is_skipped() {
+    let python = Path::new(".venv/bin/python");
+    let has_torch = std::process::Command::new(python)
+        .args(["-c", "import torch"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_torch {
+        println!("skipped: {} cannot import torch", python.display());
+        return;
+    }
+    let f = Path::new("specs/programs/soacs/hist_minmax.adl");
+    let case = adora_specs::parse_case(f, &std::fs::read_to_string(f).unwrap()).unwrap();
+    let out = std::env::temp_dir().join(format!("adora-hist-{}.py", std::process::id()));
+    let mut args = vec![
+        "export".to_string(),
+        f.display().to_string(),
+        "--to".to_string(),
+        "pytorch".to_string(),
+        "-o".to_string(),
+        out.display().to_string(),
+    ];
+    args.extend(input_args(&case));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = adora(&argv);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let run = std::process::Command::new(python)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&out);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(String::from_utf8_lossy(&run.stdout).contains("\"gradient\""));
 }
