@@ -2,6 +2,7 @@
 //! differentiation of array programs. See `adora --help` and the README.
 
 mod cli;
+mod export;
 mod fuzz;
 
 use clap::Parser;

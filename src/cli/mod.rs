@@ -5,7 +5,9 @@ mod check;
 mod compare;
 mod cost;
 mod diff;
+mod difftest;
 mod error;
+mod export;
 mod fuzz;
 mod inputs;
 mod names;
@@ -126,6 +128,33 @@ enum Command {
     /// bounded time; findings are written as reproducers (docs/fuzzing.md).
     #[command(after_help = FUZZ_EXIT_CODES)]
     Fuzz(fuzz::FuzzArgs),
+    /// Export a program and its inputs as a self-contained Python module for JAX or
+    /// PyTorch (docs/oracle.md).
+    #[command(after_help = EXIT_CODES)]
+    Export {
+        #[command(flatten)]
+        run: RunArgs,
+        /// The target system.
+        #[arg(long, value_enum)]
+        to: export::TargetArg,
+        /// Write the module to this file instead of standard output.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Differential testing: export golden programs to JAX or PyTorch, run them in the
+    /// project's Python environment, compare values and gradients with ours
+    /// (docs/oracle.md).
+    #[command(after_help = EXIT_CODES)]
+    Difftest {
+        /// The system to test against.
+        #[arg(long, value_enum)]
+        against: export::TargetArg,
+        /// Golden programs (default: every program under `specs/programs`).
+        files: Vec<PathBuf>,
+        /// The Python interpreter with the packages (`scripts/python-env.sh` creates it).
+        #[arg(long, default_value = ".venv/bin/python", value_name = "PATH")]
+        python: PathBuf,
+    },
 }
 
 /// Number representation of an evaluation.
@@ -273,6 +302,14 @@ pub fn run(cli: Cli) -> u8 {
         Command::Run(c) => run::run(&c),
         Command::Check(a) => return check::check(&a),
         Command::Fuzz(a) => return fuzz::fuzz(&a),
+        Command::Difftest {
+            against,
+            files,
+            python,
+        } => difftest::difftest(against, &files, &python),
+        Command::Export { run, to, output } => {
+            export::export(&run, to, output.as_ref()).map(|()| OK)
+        }
     };
     let code = match result {
         Ok(code) => code,

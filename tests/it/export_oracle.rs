@@ -1,0 +1,174 @@
+//! `adora export` and `adora difftest` (docs/oracle.md): every golden program exports or is
+//! refused by name with its position; a few exported programs run in the project's Python
+//! environment when it exists ("skipped: …" otherwise).
+
+use crate::support::{adora, stderr, stdout};
+use std::path::Path;
+
+/// The `--input` arguments of a golden program's header.
+fn input_args(case: &adora_specs::Case) -> Vec<String> {
+    let mut args = Vec::new();
+    for n in &case.inputs {
+        args.push("--input".to_string());
+        args.push(format!("{}={}", n.name, n.lit.text));
+    }
+    if matches!(case.numeric, adora_specs::case::Numeric::F64 { .. }) {
+        args.push("--numeric".to_string());
+        args.push("f64".to_string());
+    }
+    args
+}
+
+#[test]
+fn every_golden_program_exports_or_is_refused_by_name() {
+    let files = adora_specs::discover(Path::new("specs/programs"));
+    assert!(files.len() > 50, "golden programs found: {}", files.len());
+    let mut exported = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let case = adora_specs::parse_case(f, &text).unwrap();
+        if case.error.is_some() {
+            continue;
+        }
+        for to in ["jax", "pytorch"] {
+            let mut args = vec![
+                "export".to_string(),
+                f.display().to_string(),
+                "--to".to_string(),
+                to.to_string(),
+                "--entry".to_string(),
+                case.entry.clone(),
+            ];
+            args.extend(input_args(&case));
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = adora(&argv);
+            match o.status.code() {
+                Some(0) => {
+                    assert!(stdout(&o).contains("def program("), "{}", f.display());
+                    exported += 1;
+                }
+                Some(2) => {
+                    let e = stderr(&o);
+                    assert!(
+                        e.contains("error[unsupported]") && e.contains("does not export"),
+                        "{}: {e}",
+                        f.display()
+                    );
+                }
+                c => panic!("{} --to {to}: exit {c:?}: {}", f.display(), stderr(&o)),
+            }
+        }
+    }
+    assert!(exported > 100, "exported {exported}");
+}
+
+#[test]
+fn a_tuple_parameter_is_refused_by_name_and_position() {
+    let o = adora(&[
+        "export",
+        "specs/programs/tuples/tuple_param.adl",
+        "--to",
+        "jax",
+        "--input",
+        "p=(2, [1, -1/2])",
+        "--input",
+        "k=3",
+    ]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("tuple_param.adl:"), "{e}");
+    assert!(
+        e.contains("does not export the tuple-typed parameter"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_exported_module_holds_exact_inputs_and_the_doubles_used() {
+    let o = adora(&[
+        "export",
+        "examples/dot.adl",
+        "--to",
+        "pytorch",
+        "--input",
+        "x=[1, 2, 1/3]",
+        "--input",
+        "y=[1/2, 0.1, -1]",
+    ]);
+    let s = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(s.contains(r#"("x", "R", (3,), ["1", "2", "1/3"])"#), "{s}");
+    assert!(
+        s.contains(r#"("y", "R", (3,), ["0.5", "0.1", "-1.0"])"#),
+        "{s}"
+    );
+    assert!(s.contains("TOTAL_DIVISION = True"), "{s}");
+}
+
+/// Runs `difftest` on a few golden programs; passes with "skipped:" where the environment
+/// is missing, and otherwise needs every program to agree.
+#[test]
+fn difftest_runs_a_few_programs_or_is_skipped() {
+    for against in ["jax", "pytorch"] {
+        let o = adora(&[
+            "difftest",
+            "--against",
+            against,
+            "specs/programs/basics/arith_scalar.adl",
+            "specs/programs/basics/div_by_zero.adl",
+            "specs/programs/conv/conv1d.adl",
+            "specs/programs/arrays/build2d.adl",
+        ]);
+        let s = stdout(&o);
+        if s.starts_with("skipped:") {
+            assert_eq!(o.status.code(), Some(0));
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(0), "{s}{}", stderr(&o));
+        assert!(
+            s.contains("total                 4      4         0        0"),
+            "{s}"
+        );
+    }
+}
+
+/// Regression: the PyTorch module of a `reduce_by_index` with `max` wrote into a tensor
+/// whose view autograd had saved ("modified by an inplace operation"); it now runs.
+#[test]
+fn pytorch_reduce_by_index_with_max_runs_or_is_skipped() {
+    let python = Path::new(".venv/bin/python");
+    let has_torch = std::process::Command::new(python)
+        .args(["-c", "import torch"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_torch {
+        println!("skipped: {} cannot import torch", python.display());
+        return;
+    }
+    let f = Path::new("specs/programs/soacs/hist_minmax.adl");
+    let case = adora_specs::parse_case(f, &std::fs::read_to_string(f).unwrap()).unwrap();
+    let out = std::env::temp_dir().join(format!("adora-hist-{}.py", std::process::id()));
+    let mut args = vec![
+        "export".to_string(),
+        f.display().to_string(),
+        "--to".to_string(),
+        "pytorch".to_string(),
+        "-o".to_string(),
+        out.display().to_string(),
+    ];
+    args.extend(input_args(&case));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = adora(&argv);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let run = std::process::Command::new(python)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&out);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(String::from_utf8_lossy(&run.stdout).contains("\"gradient\""));
+}
