@@ -45,3 +45,4 @@ mod soac_forward;
 mod soac_reverse;
 mod soac_reverse_plan;
 mod soac_rules;
+mod tssa_deriv;
