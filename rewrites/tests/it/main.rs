@@ -46,3 +46,5 @@ mod soac_reverse;
 mod soac_reverse_plan;
 mod soac_rules;
 mod tssa_deriv;
+mod tssa_lower;
+mod tssa_ssa;
