@@ -9,6 +9,7 @@
 //! - [`kit`]: the lowering kit — fresh names, one substitution, shared DAG → `let`s.
 //! - [`prims`]: the one table of primitives and their partial derivatives.
 //! - [`soac`]: engine `soac`, AD of SOACs, loops and `if` by redundant execution (seed 004).
+//! - [`tssa`]: engine `tssa`, AD of the tensor language of seed 001.
 
 #![warn(missing_docs)]
 
@@ -20,3 +21,4 @@ pub mod kit;
 pub mod linear;
 pub mod prims;
 pub mod soac;
+pub mod tssa;
