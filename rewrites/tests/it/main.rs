@@ -38,6 +38,7 @@ mod linear_transpose;
 mod nonfinite_literals;
 mod prims_table;
 mod regress_constant_lets;
+mod tssa_egg;
 mod regress_extract;
 mod regress_f64_ieee;
 mod regress_singularities;
