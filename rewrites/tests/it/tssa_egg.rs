@@ -5,8 +5,9 @@
 use adora_core::diag::ErrorKind;
 use adora_core::tl::{Aff, CmpOp, Index, Pred, Rat, Term, Ty};
 use adora_rewrites::tssa::egg::{
-    genpush, is_gp_nf, is_ll_nf, is_pe_nf, letlift, pairelim,
+    genpush, is_gp_nf, is_ll_nf, is_pe_nf, letlift,
     letlift::{letlift_report, LetLiftOptions},
+    pairelim,
     run::Limits,
 };
 
@@ -78,12 +79,18 @@ fn f6_let_lifting_copies_the_predicate_onto_the_binding() {
         gen(
             "i0",
             4,
-            Term::Bracket(le("i0", 1), b(mul(at(v("x"), ix("i0")), at(v("x"), ix("i0"))))),
+            Term::Bracket(
+                le("i0", 1),
+                b(mul(at(v("x"), ix("i0")), at(v("x"), ix("i0")))),
+            ),
         ),
         sum(
             "i1",
             4,
-            Term::Bracket(le("i1", 1), b(add(at(v("t0"), ix("i1")), at(v("t0"), ix("i1"))))),
+            Term::Bracket(
+                le("i1", 1),
+                b(add(at(v("t0"), ix("i1")), at(v("t0"), ix("i1")))),
+            ),
         ),
     );
     assert_eq!(out, want);
@@ -146,7 +153,10 @@ fn f8() -> Term {
         gen("i", 4, mul(at(v("x"), ix("i")), at(v("x"), ix("i")))),
         let_(
             "z",
-            at(gen("j", 4, mul(at(v("y"), ix("j")), at(v("y"), ix("j")))), k(1)),
+            at(
+                gen("j", 4, mul(at(v("y"), ix("j")), at(v("y"), ix("j")))),
+                k(1),
+            ),
             v("z"),
         ),
     )
@@ -174,7 +184,11 @@ fn a_symbolic_access_gets_the_bounds_guard() {
     a1.terms.insert("a".into(), 1);
     a1.constant = 1;
     let xj = || at(v("x"), ix("j"));
-    let t = gen("a", 3, at(gen("j", 4, mul(xj(), xj())), Index::Aff(a1.clone())));
+    let t = gen(
+        "a",
+        3,
+        at(gen("j", 4, mul(xj(), xj())), Index::Aff(a1.clone())),
+    );
     let out = genpush(&t, &inputs).unwrap();
     assert!(is_gp_nf(&out, &inputs), "{out:?}");
     let Term::Gen(i, 3, body) = &out else {
@@ -231,9 +245,91 @@ fn the_result_does_not_depend_on_the_rule_order() {
 
 #[test]
 fn constants_survive() {
-    let t = let_("a", Term::Const(Rat::from_integer(3.into())), add(v("a"), v("a")));
+    let t = let_(
+        "a",
+        Term::Const(Rat::from_integer(3.into())),
+        add(v("a"), v("a")),
+    );
     assert_eq!(
         letlift(&t).unwrap(),
-        let_("t0", Term::Const(Rat::from_integer(3.into())), add(v("t0"), v("t0")))
+        let_(
+            "t0",
+            Term::Const(Rat::from_integer(3.into())),
+            add(v("t0"), v("t0"))
+        )
     );
+}
+
+fn affs(parts: &[(&str, i64)], c: i64) -> Index {
+    let mut a = Aff::default();
+    for (v, k) in parts {
+        a.terms.insert((*v).into(), *k);
+    }
+    a.constant = c;
+    Index::Aff(a)
+}
+fn num(c: i64) -> Term {
+    Term::Const(Rat::from_integer(c.into()))
+}
+
+/// f.11: the batched deconvolution gradient, a `let` under `sum b` under `gen j`.
+fn f11() -> Term {
+    let xb = |bb: &str, a: Index| at(at(v("xb"), ix(bb)), a);
+    let r = gen(
+        "i",
+        3,
+        add(
+            sum(
+                "k",
+                2,
+                mul(at(v("w"), ix("k")), xb("b", affs(&[("i", 1), ("k", 1)], 0))),
+            ),
+            mul(num(-1), at(at(v("yb"), ix("b")), ix("i"))),
+        ),
+    );
+    let body = sum(
+        "i2",
+        3,
+        mul(
+            mul(num(2), at(v("r"), ix("i2"))),
+            xb("b", affs(&[("i2", 1), ("j", 1)], 0)),
+        ),
+    );
+    gen("j", 2, sum("b", 2, let_("r", r, body)))
+}
+
+#[test]
+fn f11_lifts_the_batched_let_over_both_binders() {
+    let inputs = vec![
+        ("w".to_string(), arr(2)),
+        ("xb".to_string(), Ty::Arr(2, Box::new(arr(4)))),
+        ("yb".to_string(), Ty::Arr(2, Box::new(arr(3)))),
+    ];
+    let l = letlift(&f11()).unwrap();
+    assert!(is_ll_nf(&l), "{l:?}");
+    // One binding, parameterised over j and b: gen j. gen b. gen i. …
+    let Term::Let(_, r, _) = &l else {
+        panic!("{l:?}")
+    };
+    assert!(
+        matches!(&**r, Term::Gen(_, 2, g) if matches!(&**g, Term::Gen(_, 2, h) if matches!(&**h, Term::Gen(_, 3, _)))),
+        "{r:?}"
+    );
+    let p = pairelim(&l, &inputs).unwrap();
+    assert_eq!(p, l);
+    let g = genpush(&p, &inputs).unwrap();
+    assert!(is_gp_nf(&g, &inputs), "{g:?}");
+}
+
+#[test]
+fn many_lets_in_one_sum_saturate() {
+    // (let a1 = x[0] in a1) + ((let a2 = x[1] in a2) + (… + (let a6 = x[5] in a6)))
+    let mut t = let_("a6", at(v("x"), k(5)), v("a6"));
+    for j in (1..6).rev() {
+        let a = format!("a{j}");
+        t = add(let_(&a, at(v("x"), k(j - 1)), v(&a)), t);
+    }
+    let (out, report) = letlift_report(&t, &[], &LetLiftOptions::default(), None).unwrap();
+    assert!(is_ll_nf(&out));
+    assert!(report.nodes < 200_000, "{report:?}");
 }

@@ -117,7 +117,9 @@ pub fn extract(eg: &TlGraph, roots: &[Id], mode: Mode, inputs: &BTreeSet<Var>) -
         let same = next.len() == best.len()
             && next.iter().all(|(c, m)| {
                 best.get(c).is_some_and(|o| {
-                    o.len() == m.len() && o.iter().all(|(f, x)| m.get(f).is_some_and(|y| y.key == x.key))
+                    o.len() == m.len()
+                        && o.iter()
+                            .all(|(f, x)| m.get(f).is_some_and(|y| y.key == x.key))
                 })
             });
         best = next;
@@ -215,7 +217,11 @@ fn combine(
     let ty = |k: usize| eg[kids[k]].data.ty.clone();
     let mut viol: u64 = chosen.iter().flatten().map(|c| c.key.0).sum();
     let size: u64 = 1 + chosen.iter().flatten().map(|c| c.key.2).sum::<u64>();
-    let csum: u64 = chosen.iter().flatten().map(|c| c.key.1).fold(0, u64::saturating_add);
+    let csum: u64 = chosen
+        .iter()
+        .flatten()
+        .map(|c| c.key.1)
+        .fold(0, u64::saturating_add);
     let mut h = DefaultHasher::new();
     std::mem::discriminant(n).hash(&mut h);
     for (k, c) in chosen.iter().enumerate() {
@@ -369,7 +375,12 @@ impl Extraction {
                 ((c.key.0 + pen, c.key.1, c.key.2, c.key.3), c)
             })
             .min_by_key(|(k, _)| *k)?;
-        let key = (c.key.0 + u64::from(self.mode == Mode::GenPush && !c.flags.out_ok), c.key.1, c.key.2, c.key.3);
+        let key = (
+            c.key.0 + u64::from(self.mode == Mode::GenPush && !c.flags.out_ok),
+            c.key.1,
+            c.key.2,
+            c.key.3,
+        );
         Some((key, self.build(eg, root, c.flags, 0)?))
     }
 
@@ -385,7 +396,13 @@ impl Extraction {
             return None;
         }
         let cand = self.best.get(&eg.find(c))?.get(&f)?;
-        let mut queue = cand.kids.iter().flatten().copied().collect::<Vec<_>>().into_iter();
+        let mut queue = cand
+            .kids
+            .iter()
+            .flatten()
+            .copied()
+            .collect::<Vec<_>>()
+            .into_iter();
         let mut leaf = |id: Id| eg[id].nodes.first().cloned();
         let mut term = |id: Id| {
             let fl = queue.next()?;

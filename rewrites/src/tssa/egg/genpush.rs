@@ -138,7 +138,9 @@ fn replace_paths(
 ) -> Term {
     if matches!(t, Term::Proj(..)) && is_input_path(t, bound) {
         let k = names.len();
-        let x = names.entry(t.clone()).or_insert_with(|| format!("{prefix}{k}"));
+        let x = names
+            .entry(t.clone())
+            .or_insert_with(|| format!("{prefix}{k}"));
         return Term::Var(x.clone());
     }
     let mut r = |e: &Term| Box::new(replace_paths(e, bound, prefix, names));

@@ -111,7 +111,10 @@ pub fn reorder<T>(rules: Vec<T>, order: Option<&[usize]>) -> Vec<T> {
         return rules;
     };
     let mut slots: Vec<Option<T>> = rules.into_iter().map(Some).collect();
-    let mut out: Vec<T> = order.iter().filter_map(|&i| slots.get_mut(i)?.take()).collect();
+    let mut out: Vec<T> = order
+        .iter()
+        .filter_map(|&i| slots.get_mut(i)?.take())
+        .collect();
     out.extend(slots.into_iter().flatten());
     out
 }

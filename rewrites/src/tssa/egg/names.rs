@@ -100,10 +100,9 @@ impl Canon {
         match p {
             Pred::True | Pred::False => p.clone(),
             Pred::Cmp(op, a, b) => Pred::Cmp(*op, index(a, ve, ie), index(b, ve, ie)),
-            Pred::Rel(x, ixs) => Pred::Rel(
-                ren(x, ve),
-                ixs.iter().map(|a| index(a, ve, ie)).collect(),
-            ),
+            Pred::Rel(x, ixs) => {
+                Pred::Rel(ren(x, ve), ixs.iter().map(|a| index(a, ve, ie)).collect())
+            }
             Pred::Data(op, u, v) => Pred::Data(*op, data(u, ve, ie), data(v, ve, ie)),
             Pred::And(a, b) => {
                 let a = self.pred(a, ve, ie);
@@ -167,7 +166,9 @@ fn iexpr(e: &IExpr, ve: &Env, ie: &Env) -> IExpr {
         IExpr::Max(p, q) => IExpr::Max(b(p), b(q)),
         IExpr::Neg(p) => IExpr::Neg(b(p)),
         IExpr::Abs(p) => IExpr::Abs(b(p)),
-        IExpr::Read(x, ixs) => IExpr::Read(ren(x, ve), ixs.iter().map(|a| index(a, ve, ie)).collect()),
+        IExpr::Read(x, ixs) => {
+            IExpr::Read(ren(x, ve), ixs.iter().map(|a| index(a, ve, ie)).collect())
+        }
         IExpr::Floor(d) => IExpr::Floor(data(d, ve, ie)),
         IExpr::Cond(p, a, c) => {
             // A predicate inside an opaque expression keeps its own `exists` binders.

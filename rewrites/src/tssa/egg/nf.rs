@@ -129,9 +129,7 @@ fn is_s(t: &Term, env: &BTreeMap<Var, Ty>, paths: bool, bound: &BTreeSet<&Var>) 
         Term::Add(a, b) | Term::Mul(a, b) => {
             is_s(a, env, paths, bound) && is_s(b, env, paths, bound)
         }
-        Term::Call(_, e) | Term::Sum(_, _, e) | Term::Bracket(_, e) => {
-            is_s(e, env, paths, bound)
-        }
+        Term::Call(_, e) | Term::Sum(_, _, e) | Term::Bracket(_, e) => is_s(e, env, paths, bound),
         Term::Var(_) | Term::Access(..) => {
             let mut base = t;
             while let Term::Access(e, _) = base {
@@ -164,7 +162,9 @@ pub fn check_gp_nf_with(t: &Term, inputs: &[(Var, Ty)], paths: bool) -> Check {
     let mut bound = BTreeSet::new();
     for (x, r) in binds {
         if !(is_input_path(r, &bound) || is_gen_s(r, &env, paths, &bound)) {
-            return Err(format!("the binding of {x} is neither an input expression nor gen I. s"));
+            return Err(format!(
+                "the binding of {x} is neither an input expression nor gen I. s"
+            ));
         }
         let ty = type_of(r, &env).ok_or_else(|| format!("the binding of {x} is ill-typed"))?;
         env.insert(x.clone(), ty);
@@ -177,7 +177,9 @@ pub fn check_gp_nf_with(t: &Term, inputs: &[(Var, Ty)], paths: bool) -> Check {
             || is_input_path(l, &bound)
             || is_gen_s(l, &env, paths, &bound);
         if !ok {
-            return Err("an output leaf is neither a variable, an input expression nor gen I. s".into());
+            return Err(
+                "an output leaf is neither a variable, an input expression nor gen I. s".into(),
+            );
         }
     }
     Ok(())

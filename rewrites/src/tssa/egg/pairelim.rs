@@ -73,7 +73,9 @@ pub fn pairelim_report(
         return Err(Diagnostic::new(
             ErrorKind::Unsupported,
             Span::DUMMY,
-            format!("tssa pair elimination: input {x} has a type that is not struct-of-arrays ({ty:?})"),
+            format!(
+                "tssa pair elimination: input {x} has a type that is not struct-of-arrays ({ty:?})"
+            ),
         ));
     }
     run_pass(

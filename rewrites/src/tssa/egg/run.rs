@@ -61,7 +61,11 @@ pub struct PassReport {
 }
 
 fn internal(pass: &str, msg: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::new(ErrorKind::Internal, Span::DUMMY, format!("tssa {pass}: {msg}"))
+    Diagnostic::new(
+        ErrorKind::Internal,
+        Span::DUMMY,
+        format!("tssa {pass}: {msg}"),
+    )
 }
 
 /// Runs `rules` (built for the context) on `t` and extracts the normal form of `mode`;
@@ -118,27 +122,29 @@ pub fn run_pass(
     );
     match runner.stop_reason.clone() {
         Some(StopReason::Saturated) => {}
-        Some(StopReason::IterationLimit(n)) => {
-            return Err(Diagnostic::new(
-                ErrorKind::Resource,
-                Span::DUMMY,
-                format!("tssa {pass}: the iteration limit ({n}) was reached before saturation ({figures})"),
-            ))
-        }
+        Some(StopReason::IterationLimit(n)) => return Err(Diagnostic::new(
+            ErrorKind::Resource,
+            Span::DUMMY,
+            format!(
+                "tssa {pass}: the iteration limit ({n}) was reached before saturation ({figures})"
+            ),
+        )),
         Some(StopReason::NodeLimit(n)) => {
             return Err(Diagnostic::new(
                 ErrorKind::Resource,
                 Span::DUMMY,
-                format!("tssa {pass}: the e-node limit ({n}) was reached before saturation ({figures})"),
+                format!(
+                    "tssa {pass}: the e-node limit ({n}) was reached before saturation ({figures})"
+                ),
             ))
         }
-        Some(StopReason::TimeLimit(s)) => {
-            return Err(Diagnostic::new(
-                ErrorKind::Resource,
-                Span::DUMMY,
-                format!("tssa {pass}: the time limit ({s:.1} s) was reached before saturation ({figures})"),
-            ))
-        }
+        Some(StopReason::TimeLimit(s)) => return Err(Diagnostic::new(
+            ErrorKind::Resource,
+            Span::DUMMY,
+            format!(
+                "tssa {pass}: the time limit ({s:.1} s) was reached before saturation ({figures})"
+            ),
+        )),
         Some(StopReason::Other(m)) => return Err(internal(pass, m)),
         None => return Err(internal(pass, "the runner did not stop")),
     }
@@ -153,7 +159,10 @@ pub fn run_pass(
     if key.0 != 0 {
         return Err(internal(
             pass,
-            format!("the saturated e-graph holds no normal form ({} violations)", key.0),
+            format!(
+                "the saturated e-graph holds no normal form ({} violations)",
+                key.0
+            ),
         ));
     }
     let out = canonical(&out, &input_names);

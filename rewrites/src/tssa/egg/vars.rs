@@ -57,7 +57,8 @@ impl Free {
             Term::Gen(i, _, e) | Term::Sum(i, _, e) => {
                 let inner = Free::of_term(e);
                 self.vars.extend(inner.vars);
-                self.ivars.extend(inner.ivars.into_iter().filter(|j| j != i));
+                self.ivars
+                    .extend(inner.ivars.into_iter().filter(|j| j != i));
             }
             Term::Access(e, a) => {
                 self.term(e);
@@ -98,7 +99,8 @@ impl Free {
             Pred::Exists(i, _, p) => {
                 let inner = Free::of_pred(p);
                 self.vars.extend(inner.vars);
-                self.ivars.extend(inner.ivars.into_iter().filter(|j| j != i));
+                self.ivars
+                    .extend(inner.ivars.into_iter().filter(|j| j != i));
             }
         }
     }
@@ -512,7 +514,9 @@ impl SubstI<'_> {
             IExpr::Max(p, q) => IExpr::Max(b(p), b(q)),
             IExpr::Neg(p) => IExpr::Neg(b(p)),
             IExpr::Abs(p) => IExpr::Abs(b(p)),
-            IExpr::Read(y, ixs) => IExpr::Read(y.clone(), ixs.iter().map(|a| self.index(a)).collect()),
+            IExpr::Read(y, ixs) => {
+                IExpr::Read(y.clone(), ixs.iter().map(|a| self.index(a)).collect())
+            }
             IExpr::Floor(d) => IExpr::Floor(self.data(d)),
             IExpr::Cond(p, a, c) => IExpr::Cond(Box::new(self.pred(p)), b(a), b(c)),
         }
