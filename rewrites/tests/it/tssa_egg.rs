@@ -333,3 +333,11 @@ fn many_lets_in_one_sum_saturate() {
     assert!(is_ll_nf(&out));
     assert!(report.nodes < 200_000, "{report:?}");
 }
+
+#[test]
+fn let_lifting_needs_no_input_types() {
+    // gen i:3. let t = x[i] in t * t, with x untyped: the binding has no known type.
+    let t = gen("i", 3, let_("t", at(v("x"), ix("i")), mul(v("t"), v("t"))));
+    let out = letlift(&t).unwrap();
+    assert!(is_ll_nf(&out), "{out:?}");
+}

@@ -95,8 +95,10 @@ impl Applier<Tl, TlAnalysis> for LiftLet {
             let (i, n) = bind_of(eg, b)?;
             let x = name_of(eg, x)?;
             let x2 = format!("{x}_{i}");
-            let tx = eg[e1].data.ty.clone()?;
-            eg.analysis.types.insert(x2.clone(), arr(n, tx));
+            // Without input types the binding may be untyped; let-lifting needs no types.
+            if let Some(tx) = eg[e1].data.ty.clone() {
+                eg.analysis.types.insert(x2.clone(), arr(n, tx));
+            }
             let body = representative(eg, e2, &self.ctx)?;
             let body = subst_var(&body, &x, &VarRepl::Access(x2.clone(), i))?;
             let body = add_term(eg, &body)?;

@@ -22,6 +22,7 @@
 //! | [`names`] | canonical binder names |
 //! | [`nf`] | the LL-NF, PE-NF and GP-NF checkers |
 //! | [`run`] | one runner per pass, limits, stop reasons |
+//! | [`single`] | one rule for one step (the per-rule soundness properties) |
 //! | [`letlift`], [`pairelim`], [`genpush`] | the rule tables and the passes |
 
 pub mod analysis;
@@ -34,6 +35,7 @@ pub mod names;
 pub mod nf;
 pub mod pairelim;
 pub mod run;
+pub mod single;
 pub mod types;
 pub mod vars;
 

@@ -122,13 +122,15 @@ pub fn run_pass(
     );
     match runner.stop_reason.clone() {
         Some(StopReason::Saturated) => {}
-        Some(StopReason::IterationLimit(n)) => return Err(Diagnostic::new(
-            ErrorKind::Resource,
-            Span::DUMMY,
-            format!(
+        Some(StopReason::IterationLimit(n)) => {
+            return Err(Diagnostic::new(
+                ErrorKind::Resource,
+                Span::DUMMY,
+                format!(
                 "tssa {pass}: the iteration limit ({n}) was reached before saturation ({figures})"
             ),
-        )),
+            ))
+        }
         Some(StopReason::NodeLimit(n)) => {
             return Err(Diagnostic::new(
                 ErrorKind::Resource,
@@ -138,13 +140,15 @@ pub fn run_pass(
                 ),
             ))
         }
-        Some(StopReason::TimeLimit(s)) => return Err(Diagnostic::new(
-            ErrorKind::Resource,
-            Span::DUMMY,
-            format!(
+        Some(StopReason::TimeLimit(s)) => {
+            return Err(Diagnostic::new(
+                ErrorKind::Resource,
+                Span::DUMMY,
+                format!(
                 "tssa {pass}: the time limit ({s:.1} s) was reached before saturation ({figures})"
             ),
-        )),
+            ))
+        }
         Some(StopReason::Other(m)) => return Err(internal(pass, m)),
         None => return Err(internal(pass, "the runner did not stop")),
     }
