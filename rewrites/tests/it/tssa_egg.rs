@@ -341,3 +341,50 @@ fn let_lifting_needs_no_input_types() {
     let out = letlift(&t).unwrap();
     assert!(is_ll_nf(&out), "{out:?}");
 }
+
+#[test]
+fn a_pair_input_is_read_through_named_projections() {
+    // let p = X in sum i:2. p.0[i] * p.1[i], X : [2]num × [2]num
+    let inputs = vec![(
+        "X".to_string(),
+        Ty::Pair(Box::new(arr(2)), Box::new(arr(2))),
+    )];
+    let t = let_(
+        "p",
+        v("X"),
+        sum(
+            "i",
+            2,
+            mul(
+                at(Term::Proj(0, b(v("p"))), ix("i")),
+                at(Term::Proj(1, b(v("p"))), ix("i")),
+            ),
+        ),
+    );
+    let l = letlift(&t).unwrap();
+    let p = pairelim(&l, &inputs).unwrap();
+    assert!(is_pe_nf(&p, &inputs), "{p:?}");
+    let g = genpush(&p, &inputs).unwrap();
+    assert!(is_gp_nf(&g, &inputs), "{g:?}");
+    // let t0 = X.0 in let t1 = X.1 in sum i0:2. t0[i0] * t1[i0]
+    let want = let_(
+        "t0",
+        Term::Proj(0, b(v("X"))),
+        let_(
+            "t1",
+            Term::Proj(1, b(v("X"))),
+            sum("i0", 2, mul(at(v("t0"), ix("i0")), at(v("t1"), ix("i0")))),
+        ),
+    );
+    assert_eq!(g, want);
+}
+
+#[test]
+fn an_array_of_pairs_input_is_unsupported_by_pair_elimination() {
+    let inputs = vec![(
+        "X".to_string(),
+        Ty::Arr(2, Box::new(Ty::Pair(Box::new(Ty::Num), Box::new(Ty::Num)))),
+    )];
+    let e = pairelim(&v("X"), &inputs).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported);
+}
