@@ -3,7 +3,9 @@
 //!
 //! * `ops` ([`ops`]): seed 001's count of arithmetic operations on reals;
 //! * `work`, `span` ([`work`]): seed 004's work–depth model of bulk operations;
-//! * `mem` ([`mem`]): peak live scalars.
+//! * `mem` ([`mem`]): peak live scalars;
+//! * `C` ([`tl`]): seed 001's sparsity-aware op count of tensor-language terms and
+//!   Tensor-SSA programs (not a model of core programs: it interprets TL terms).
 //!
 //! Every model is an [`Observer`] of the one evaluator (`adora_semantics::eval::
 //! eval_observed`), so value-dependent costs — the branch an `if` takes, colliding scatter
@@ -15,6 +17,7 @@ pub mod lin;
 pub mod mem;
 pub mod node;
 pub mod ops;
+pub mod tl;
 pub mod work;
 
 pub use inputs::default_inputs;

@@ -10,6 +10,8 @@
 //! * [`eval`]: `eval`, `EvalOptions`, `EvalStats`;
 //! * [`reference`](mod@reference): `gradient`, `jvp`, `vjp` by forward mode over dual numbers;
 //! * [`io`]: values from literal expressions and JSON, values to text and JSON;
+//! * [`tl`]: the evaluator of seed 001's tensor language (terms, Tensor-SSA, a JVP over
+//!   dual numbers);
 //! * [`kernels`]: the element-generic array and scalar kernels of the semantic
 //!   conventions (gather/scatter, total division, `pow`, ties, limits), shared by the
 //!   evaluator and the engines' runtimes.
@@ -25,6 +27,7 @@ pub mod io;
 pub mod kernels;
 pub mod reference;
 pub mod scalar;
+pub mod tl;
 pub mod value;
 
 mod rt;

@@ -12,3 +12,4 @@ mod pretty_real;
 mod print_nonfinite;
 mod sized_helpers;
 mod sizes;
+mod tl_terms;

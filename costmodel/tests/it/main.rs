@@ -9,4 +9,5 @@ mod design_examples;
 mod mem;
 mod ops_rules;
 mod regress_cost_scaling;
+mod tl_cost;
 mod work_span;

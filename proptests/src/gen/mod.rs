@@ -39,6 +39,8 @@ pub mod sized;
 pub mod sized_helper;
 pub mod soac;
 pub mod strategy;
+pub mod tl;
+pub mod tl_ssa;
 pub mod typing;
 pub mod walk;
 

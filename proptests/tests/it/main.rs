@@ -10,3 +10,4 @@ mod sized_cases;
 mod sized_helper_cases;
 mod soac_reverse;
 mod soac_rules;
+mod tl_generators;

@@ -19,3 +19,4 @@ mod reference;
 mod regress_f64_ieee;
 mod scalar;
 mod step_default;
+mod tl_eval;
