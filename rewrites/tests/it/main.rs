@@ -48,3 +48,4 @@ mod soac_rules;
 mod tssa_deriv;
 mod tssa_lower;
 mod tssa_ssa;
+mod tssa_egg;
