@@ -17,3 +17,4 @@ mod sizes;
 mod soac_cli;
 mod support;
 mod theorems;
+mod tssa_cli;

@@ -1,7 +1,7 @@
 //! The properties, one module per area: [`lang`] (parser, printer, checker, elaboration),
 //! [`semantics`] (evaluators and the reference derivative), [`cost`] (cost models), [`bot`] (the bulk-operation transform), [`dual`] (dual-arrays
 //! reverse AD), [`linear`] (linearize, unzip, transpose), [`kit`] (the lowering kit), [`soac`] (engine `soac`'s lowering), [`soac_reverse`] (engine `soac`'s reverse mode), [`engines`] (the properties every registered
-//! engine gets, generated from the registry), [`soac_rules`] (the reverse rules of engine `soac`); with
+//! engine gets, generated from the registry), [`soac_rules`] (the reverse rules of engine `soac`), [`tssa_deriv`] (engine `tssa`'s derivatives `D` and `R`); with
 //! shared helpers in [`util`] and alpha-equivalence in [`alpha`].
 
 pub mod alpha;
@@ -16,4 +16,5 @@ pub mod semantics;
 pub mod soac;
 pub mod soac_reverse;
 pub mod soac_rules;
+pub mod tssa_deriv;
 pub mod util;

@@ -46,6 +46,6 @@ mod soac_reverse;
 mod soac_reverse_plan;
 mod soac_rules;
 mod tssa_deriv;
+mod tssa_egg;
 mod tssa_lower;
 mod tssa_ssa;
-mod tssa_egg;

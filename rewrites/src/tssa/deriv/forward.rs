@@ -18,7 +18,7 @@
 //! an operand of an addition, whose differential is zero is dropped. Every tangent
 //! statement is one of the Fig. 10 forms, so `D` maps Tensor SSA to Tensor SSA.
 
-use super::pred::exists;
+use super::pred::exists_solved;
 use super::{internal, real_leaves, tangent_path, tangent_ty, ty_at, unsupported, Names};
 use adora_core::diag::Result;
 use adora_core::tl::{
@@ -130,9 +130,16 @@ pub fn derive(p: &SsaProgram, wrt: &[Var]) -> Result<Forward> {
         delta.insert(x.clone(), (dx.clone(), ty.clone()));
         tangent_inputs.push((x.clone(), dx, tty));
     }
+    // An input of tensor-of-number type may also be read directly by statements: its
+    // tangent is the differential input itself (rule 6.1).
+    let tan: BTreeMap<Var, Var> = delta
+        .iter()
+        .filter(|(_, (_, ty))| tangent_ty(ty).as_ref() == Some(ty))
+        .map(|(x, (dx, _))| (x.clone(), dx.clone()))
+        .collect();
     let mut cx = Cx {
         names,
-        tan: BTreeMap::new(),
+        tan,
         delta,
         out: Vec::new(),
     };
@@ -156,9 +163,10 @@ pub fn derive(p: &SsaProgram, wrt: &[Var]) -> Result<Forward> {
         }
     }
     let types: BTreeMap<Var, Ty> = p
-        .stmts
+        .inputs
         .iter()
-        .map(|s| (s.var.clone(), s.ty.clone()))
+        .cloned()
+        .chain(p.stmts.iter().map(|s| (s.var.clone(), s.ty.clone())))
         .collect();
     let tangent = tangent_out(&mut cx, &p.output, &types)?;
     Ok(Forward {
@@ -327,7 +335,7 @@ fn d_contract(
         (Some(ha), Some(hb)) => {
             let a = cx.emit(&format!("{dx_name}a"), &s.ty, ha, Kind::Diff);
             let b = cx.emit(&format!("{dx_name}b"), &s.ty, hb, Kind::Diff);
-            let e = exists(sums, pred.clone());
+            let e = exists_solved(sums, pred.clone(), &dims.iter().cloned().collect());
             let rhs = Rhs::Add {
                 dims: dims.clone(),
                 p: e.clone(),
@@ -356,7 +364,7 @@ fn tangent_out(cx: &mut Cx, out: &SsaOut, types: &BTreeMap<Var, Ty>) -> Result<O
         }
         SsaOut::Var(x) => {
             let Some(ty) = types.get(x) else {
-                return Err(internal(format!("the output `{x}` is not a statement")));
+                return Err(internal(format!("the output `{x}` is not bound")));
             };
             let Some(tty) = tangent_ty(ty) else {
                 return Ok(None);

@@ -9,6 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// `p && q`, folding `true` and `false`.
 pub fn and(p: Pred, q: Pred) -> Pred {
+    if p == q {
+        return p;
+    }
     match (p, q) {
         (Pred::True, q) => q,
         (p, Pred::True) => p,
@@ -19,6 +22,9 @@ pub fn and(p: Pred, q: Pred) -> Pred {
 
 /// `p || q`, folding `true` and `false`.
 pub fn or(p: Pred, q: Pred) -> Pred {
+    if p == q {
+        return p;
+    }
     match (p, q) {
         (Pred::False, q) => q,
         (p, Pred::False) => p,
@@ -318,4 +324,114 @@ fn iexpr_vars(e: &IExpr, out: &mut BTreeSet<String>) {
             iexpr_vars(b, out);
         }
     }
+}
+
+/// The conjuncts of `p` (nested `&&` flattened, duplicates and `true` dropped).
+pub fn conjuncts(p: Pred, out: &mut Vec<Pred>) {
+    match p {
+        Pred::And(a, b) => {
+            conjuncts(*a, out);
+            conjuncts(*b, out);
+        }
+        Pred::True => {}
+        p if out.contains(&p) => {}
+        p => out.push(p),
+    }
+}
+
+/// The conjunction of a list.
+pub fn and_all(ps: Vec<Pred>) -> Pred {
+    ps.into_iter().fold(Pred::True, and)
+}
+
+/// `b == e` or `e == b` with `e` affine and free of `b`: `Some(e)`.
+fn solved_for(atom: &Pred, b: &str) -> Option<Aff> {
+    let Pred::Cmp(adora_core::tl::CmpOp::Eq, Index::Aff(x), Index::Aff(y)) = atom else {
+        return None;
+    };
+    let is_b = |a: &Aff| a.constant == 0 && a.terms.len() == 1 && a.terms.get(b) == Some(&1);
+    if is_b(x) && !y.terms.contains_key(b) {
+        Some(y.clone())
+    } else if is_b(y) && !x.terms.contains_key(b) {
+        Some(x.clone())
+    } else {
+        None
+    }
+}
+
+/// `∃J. p`, with every binder of `J` that `p` equates to an affine expression `e`
+/// eliminated: `∃j:n. (j == e && q) ≡ 0 <= e && e < n && q{j := e}` (exact on integers; the
+/// bound guards are left out where `ranges`, the ranges of the free index variables, prove
+/// them). Predicates are never costed (rule 4.34), so this changes no cost; it keeps the
+/// filters of the adjoint rules small (docs/engines/tssa-derivatives.md).
+pub fn exists_solved(dims: &Dims, p: Pred, ranges: &BTreeMap<IVar, u64>) -> Pred {
+    let mut conj = Vec::new();
+    conjuncts(p, &mut conj);
+    let mut rest: Dims = dims.clone();
+    let mut ranges = ranges.clone();
+    ranges.extend(dims.iter().cloned());
+    'outer: loop {
+        for (bi, (b, n)) in rest.iter().enumerate() {
+            for ai in 0..conj.len() {
+                let Some(e) = solved_for(&conj[ai], b) else {
+                    continue;
+                };
+                let (b, n) = (b.clone(), *n);
+                conj.remove(ai);
+                let mut used = BTreeSet::new();
+                for c in &conj {
+                    all_ivars(c, &mut used);
+                }
+                let mut names = adora_core::tl::NameSupply::new();
+                for u in &used {
+                    names.reserve(u);
+                }
+                for v in e.terms.keys() {
+                    names.reserve(v);
+                }
+                let ix = Index::Aff(e.clone());
+                let mut next = Vec::new();
+                for c in conj.drain(..) {
+                    match adora_core::tl::subst::subst_index_pred(&c, &b, &ix, &mut names) {
+                        Ok(s) => conjuncts(s, &mut next),
+                        Err(_) => {
+                            // Unreachable for affine indices; keep the binder instead.
+                            return exists(dims, and_all(next));
+                        }
+                    }
+                }
+                conj = next;
+                let nonneg = e.constant >= 0 && e.terms.values().all(|c| *c >= 0);
+                if !nonneg {
+                    conj.push(Pred::Cmp(
+                        adora_core::tl::CmpOp::Le,
+                        Index::Aff(Aff::default()),
+                        ix.clone(),
+                    ));
+                }
+                let bounded = match (e.constant, e.terms.len()) {
+                    (c, 0) => c < n as i64,
+                    (0, 1) => e
+                        .terms
+                        .iter()
+                        .all(|(v, c)| *c == 1 && ranges.get(v).is_some_and(|m| *m <= n)),
+                    _ => false,
+                };
+                if !bounded {
+                    conj.push(Pred::Cmp(
+                        adora_core::tl::CmpOp::Lt,
+                        ix,
+                        Index::Aff(Aff {
+                            terms: BTreeMap::new(),
+                            constant: n as i64,
+                        }),
+                    ));
+                }
+                rest.remove(bi);
+                continue 'outer;
+            }
+        }
+        break;
+    }
+    exists(&rest, and_all(conj))
 }

@@ -5,7 +5,9 @@
 
 use super::super::forward::{zero_rhs, Forward, Kind};
 use super::super::inner::{no_filter, Filter, Inner, Left, Right};
-use super::super::pred::{all_ivars, and, dims_map, eq_lists, exists, fresh_ivar, or, rename};
+use super::super::pred::{
+    all_ivars, and, dims_map, eq_lists, exists_solved, fresh_ivar, or, rename,
+};
 use super::super::{internal, real_leaves, shape, tangent_ty, ty_at, Names};
 use super::state::{Adj, State};
 use adora_core::diag::Result;
@@ -116,10 +118,11 @@ pub fn rule_6_26(st: &mut State, at: usize) -> Result<()> {
         }
         SsaOut::Var(dx) => {
             let ty = st.types.get(&dx).cloned().unwrap_or(Ty::Num);
+            let right = diff_or_input(st, &dx);
             st.ips.push(Inner {
                 filter: no_filter(&ty),
                 left,
-                right: Right::Diff(dx),
+                right,
                 ty,
             });
         }
@@ -254,8 +257,21 @@ fn on_diff(st: &State, dims: Dims, pred: Pred, w: Var, dv: &Var) -> Inner {
             var: w,
             path: Vec::new(),
         },
-        right: Right::Diff(dv.clone()),
+        right: diff_or_input(st, dv),
         ty,
+    }
+}
+
+/// `dv` on the right of an inner product: a differential variable, or a differential
+/// input read directly (`dX`, rule 6.x-input).
+fn diff_or_input(st: &State, dv: &Var) -> Right {
+    if st.tangent_inputs.iter().any(|(_, d, _)| d == dv) {
+        Right::Input {
+            dx: dv.clone(),
+            path: Vec::new(),
+        }
+    } else {
+        Right::Diff(dv.clone())
     }
 }
 
@@ -362,7 +378,8 @@ fn transpose(
     };
     let ty = st.types.get(dv).cloned().unwrap_or(Ty::Num);
     let wd = st.bind("w", &ty, rhs);
-    st.ips[at] = on_diff(st, k, exists(&all, q), wd, dv);
+    let ranges = k.iter().cloned().collect();
+    st.ips[at] = on_diff(st, k, exists_solved(&all, q, &ranges), wd, dv);
 }
 
 /// Rule 6.48 (binary contraction with one differential factor): `⟨[r] w, gen I. sum J.

@@ -10,6 +10,7 @@ use super::super::inner::{desugar, desugar_sum, proj_path, Inner, Left};
 use super::super::term::{gen, let_block, rhs_term};
 use super::super::{ty_at, Names};
 use adora_core::tl::{Pred, Rat, Rhs, SsaOut, Stmt, Term, Ty, Var};
+use adora_costmodel::tl_ext::ExtTerm;
 use std::collections::BTreeMap;
 
 /// The adjoint collected for one input: a tree shaped like the input's tangent type.
@@ -179,5 +180,47 @@ pub fn adj_term(adj: &Adj) -> Term {
                 ),
             )
         }
+    }
+}
+
+impl State {
+    /// The term as the extended cost model sees it (Fig. 17): the bindings, then the sum
+    /// of the inner products with their filters (`adora_costmodel::tl_ext`).
+    pub fn ext(&self) -> ExtTerm {
+        let mut parts: Vec<ExtTerm> = self
+            .ips
+            .iter()
+            .map(|ip| ExtTerm::Inner {
+                filter: Some((ip.filter.dims.clone(), ip.filter.pred.clone())),
+                left: ip.left_term(),
+                right: ip.right_term(),
+                ty: ip.ty.clone(),
+            })
+            .collect();
+        for (left, out) in &self.outs {
+            parts.push(ExtTerm::Inner {
+                filter: None,
+                left: proj_path(&left.var, &left.path),
+                right: out_term(out),
+                ty: self.out_ty(out),
+            });
+        }
+        for (dx, adj) in &self.finals {
+            let ty = self.types.get(dx).cloned().unwrap_or(Ty::Num);
+            parts.push(ExtTerm::Inner {
+                filter: None,
+                left: adj_term(adj),
+                right: Term::Var(dx.clone()),
+                ty,
+            });
+        }
+        let sum = parts
+            .into_iter()
+            .reduce(|a, b| ExtTerm::Add(Box::new(a), Box::new(b)))
+            .unwrap_or(ExtTerm::Zero);
+        self.bindings()
+            .into_iter()
+            .rev()
+            .fold(sum, |t, (x, e)| ExtTerm::Let(x, e, Box::new(t)))
     }
 }
