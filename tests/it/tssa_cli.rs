@@ -101,7 +101,8 @@ fn c_grad(name: &str, src: &str, n: usize) -> u64 {
 
 #[test]
 fn motivating_gradients_cost_linear_in_n() {
-    let families: [(&str, fn(usize) -> String); 3] = [
+    type Family = (&'static str, fn(usize) -> String);
+    let families: [Family; 3] = [
         ("trace", |n| {
             format!("def main(a: R[{n}, {n}]) -> R = sum(build {n} (i => a[i, i])) + sum(build {n} (i => a[i, i]))\n")
         }),

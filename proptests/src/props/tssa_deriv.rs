@@ -25,6 +25,9 @@ use crate::catalogue::{Agg, Check, Figure, Outcome, Property};
 use adjoint::CostLaw;
 use forward::Form;
 
+/// A property check of a few random dimensions.
+type DimsCheck = fn(&[usize]) -> Outcome;
+
 fn prop(
     name: &'static str,
     source: &'static str,
@@ -140,7 +143,7 @@ pub fn properties() -> Vec<Property> {
         prop("tssa/conv-adjoint-is-correlation", "S001 §2.1 (S001-X2.1b)", "the VJP of a 1-D convolution in Tensor SSA (index arithmetic in the predicate l == i + j) with respect to the signal is the correlation dx[l] = sum_j [0 <= l - j < m] w[j] dz[l - j], exactly, for random sizes, filters and cotangents", None, dag::conv_correlation),
         prop("tssa/adjoint-fanout-sum-duality", "S001 §2.2 (S001-X2.2a)", "the adjoint of a sum is the fan-out gen i. w and of a fan-out the sum (n - 1 additions); a dead input gets a zero adjoint and a constant output's cotangent is dead (C(R) = 0), at sizes 0-5", None, dag::duality),
     ];
-    let adjoint_rules: [(&'static str, fn(&[usize]) -> Outcome); 16] = [
+    let adjoint_rules: [(&'static str, DimsCheck); 16] = [
         ("tssa/rule-6-20-sound", a_6_20),
         ("tssa/rule-6-25-sound", a_6_25),
         ("tssa/rule-6-26-sound", a_6_26),
@@ -161,7 +164,7 @@ pub fn properties() -> Vec<Property> {
     for (name, f) in adjoint_rules {
         out.push(prop(name, ADJ, adj, None, f));
     }
-    let cost_rules: [(&'static str, &'static str, fn(&[usize]) -> Outcome); 15] = [
+    let cost_rules: [(&'static str, &'static str, DimsCheck); 15] = [
         ("tssa/rule-6-20-cost", eq, c_6_20),
         ("tssa/rule-6-25-cost", eq, c_6_25),
         ("tssa/rule-6-26-cost", eq, c_6_26),

@@ -246,7 +246,10 @@ pub fn lhs_cost_zero(d: &[usize]) -> Outcome {
 }
 
 /// The costs of Theorem 6.55 on a case: `(C(R e), C(D e), C(e), |X|, |Y|)`.
-fn gradient_costs(d: &[usize]) -> Result<Option<(u64, u64, u64, u64, u64)>, String> {
+/// `(C(R e), C(D e), C(e), |X|, |Y|)`.
+type GradientCosts = (u64, u64, u64, u64, u64);
+
+fn gradient_costs(d: &[usize]) -> Result<Option<GradientCosts>, String> {
     let c = case_of(d);
     let p = &c.program;
     let wrt = wrt_all(p);
