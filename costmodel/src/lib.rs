@@ -18,6 +18,7 @@ pub mod mem;
 pub mod node;
 pub mod ops;
 pub mod tl;
+pub mod tl_ext;
 pub mod work;
 
 pub use inputs::default_inputs;

@@ -9,7 +9,7 @@
 //! - [`kit`]: the lowering kit — fresh names, one substitution, shared DAG → `let`s.
 //! - [`prims`]: the one table of primitives and their partial derivatives.
 //! - [`soac`]: engine `soac`, AD of SOACs, loops and `if` by redundant execution (seed 004).
-//! - [`tssa`]: engine `tssa`, differentiation of a tensor language (seed 001).
+//! - [`tssa`]: engine `tssa`, differentiation of a tensor language in Tensor-SSA form (seed 001).
 
 #![warn(missing_docs)]
 

@@ -9,7 +9,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = ["basics.py", "scalar.py", "arrays.py", "gather_scatter.py",
            "conv_linalg_networks.py", "soacs.py", "control_tuples_numeric.py", "edge_cases.py",
            "linear.py", "dual.py", "inferred.py", "sizes.py", "futhark_ad.py",
-           "futhark_ad_hist.py", "seed004.py", "workloads.py", "nonfinite.py"]
+           "futhark_ad_hist.py", "seed004.py", "workloads.py", "nonfinite.py", "tssa.py"]
 
 failed = False
 derived = set()

@@ -56,6 +56,19 @@ pub fn cost(a: &RunArgs) -> Result<(), CliError> {
         .as_ref()
         .and_then(|e| e.cheap_gradient())
         .unwrap_or(REFERENCE_BOUND);
+    // Engine `tssa`: its theorems are in the tensor cost `C` of Tensor SSA (seed 001 §4.3),
+    // reported beside `ops` (docs/engines/tssa-derivatives.md, "The bounds").
+    let tssa = match (&engine, a.numeric) {
+        (Some(e), super::Numeric::Exact) if e.name() == "tssa" => {
+            let xs: Vec<Value<Rat>> = if given {
+                inputs::inputs::<Rat>(&l, a)?
+            } else {
+                adora_costmodel::default_inputs(&l.func)
+            };
+            Some(adora_rewrites::tssa::pipeline::costs(&l.func, &xs).map_err(|d| render(&l, &d))?)
+        }
+        _ => None,
+    };
     match (a.format, &gradient) {
         (Format::Json, None) => {
             println!("{}", with_warnings(&l, json!({"primal": primal.to_json()})))
@@ -67,7 +80,11 @@ pub fn cost(a: &RunArgs) -> Result<(), CliError> {
                 with_warnings(
                     &l,
                     json!({"primal": primal.to_json(), "gradient": g.to_json(), "ratio": ratios.to_json(),
-                       "cheap_gradient": cheap_json(&primal, g, *io, (k, c))})
+                       "cheap_gradient": cheap_json(&primal, g, *io, (k, c)),
+                       "tssa": tssa.map(|t| json!({"c_primal": t.primal, "c_jvp": t.jvp, "c_gradient": t.vjp,
+                           "x": t.x, "y": t.y, "thm_6_1": t.jvp <= 4 * t.primal,
+                           "thm_6_55": t.vjp <= 4 * (t.primal + t.x + t.y),
+                           "strong": t.vjp <= t.jvp + t.x + t.y}))})
                 )
             )
         }
@@ -76,6 +93,9 @@ pub fn cost(a: &RunArgs) -> Result<(), CliError> {
                 println!("inputs: deterministic defaults (give --input to choose them)");
             }
             print_costs("primal", &primal);
+            if let Some(t) = &tssa {
+                print_tssa(t);
+            }
             match &gradient {
                 Some((g, io)) => {
                     print_costs("gradient", g);
@@ -187,6 +207,20 @@ fn cheap_json(primal: &Costs, g: &Costs, io: u64, (k, c): (u64, u64)) -> serde_j
     json!({"k": k, "c": c, "inputs_and_outputs": io,
            "holds": adora_costmodel::cheap_gradient_bound(primal, g, k, c, io),
            "min_k": adora_costmodel::cheap_gradient_min_k(primal, g, c, io)})
+}
+
+fn print_tssa(t: &adora_rewrites::tssa::pipeline::TssaCosts) {
+    let ok = |b: bool| if b { "holds" } else { "VIOLATED" };
+    println!(
+        "tensor cost C (seed 001 §4.3, Tensor SSA): primal {}  jvp C(D) {}  gradient C(R) {}  |X| {}  |Y| {}",
+        t.primal, t.jvp, t.vjp, t.x, t.y
+    );
+    println!(
+        "Theorem 6.1 C(D) <= 4 C: {}; Theorem 6.55 C(R) <= 4 (C + |X| + |Y|): {}; strong form C(R) <= C(D) + |X| + |Y|: {}",
+        ok(t.jvp <= 4 * t.primal),
+        ok(t.vjp <= 4 * (t.primal + t.x + t.y)),
+        ok(t.vjp <= t.jvp + t.x + t.y)
+    );
 }
 
 fn print_costs(title: &str, c: &Costs) {

@@ -108,9 +108,11 @@ pub fn question_stage(q: Question) -> &'static str {
     }
 }
 
-/// Every stage of `show`: [`STAGES`], then one per derivative question.
+/// Every stage of `show`: [`STAGES`], engine `tssa`'s pipeline stages, then one per
+/// derivative question.
 pub fn all_stages() -> Vec<(&'static str, &'static str)> {
     let mut out = STAGES.to_vec();
+    out.extend(adora_rewrites::tssa::pipeline::STAGES);
     out.extend(Question::ALL.iter().map(|q| (q.name(), question_stage(*q))));
     out
 }

@@ -42,6 +42,13 @@ pub fn show(
             ),
         ));
     }
+    if let Some(text) = tssa_stage(file, stage, entry, engine, sizing)? {
+        print!("{text}");
+        if !text.ends_with('\n') {
+            println!();
+        }
+        return Ok(());
+    }
     match stage {
         "parse" => {
             let src = inputs::read_source(file)?;
@@ -89,6 +96,33 @@ pub fn show(
         }
     }
     Ok(())
+}
+
+/// The stages of engine `tssa`'s pipeline (`tl`, `letlift`, `pairelim`, `genpush`, `ssa`;
+/// docs/engines/tssa.md): the program after that stage, in the tensor language's
+/// notation. `None`: not one of them. Naming another engine is an input error.
+fn tssa_stage(
+    file: &Path,
+    stage: &str,
+    entry: &str,
+    engine: Option<&str>,
+    sizing: Sizing,
+) -> Result<Option<String>, CliError> {
+    use adora_rewrites::tssa::pipeline;
+    if !pipeline::STAGES.iter().any(|(n, _)| *n == stage) {
+        return Ok(None);
+    }
+    if let Some(e) = engine.filter(|e| *e != "tssa") {
+        return Err(inputs::plain_error(
+            ErrorKind::Input,
+            format!("stage `{stage}` belongs to engine `tssa`, not `{e}`"),
+        ));
+    }
+    let l = inputs::load(file, entry, sizing)?;
+    let text = pipeline::text(&l.func, stage)
+        .unwrap_or_else(|| Ok(String::new()))
+        .map_err(|d| inputs::render(&l, &d))?;
+    Ok(Some(text))
 }
 
 /// The engine whose derivative program for `q` is wanted, configured by the engine

@@ -20,3 +20,4 @@ mod sizes;
 mod soac_cli;
 mod support;
 mod theorems;
+mod tssa_cli;

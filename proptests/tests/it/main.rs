@@ -14,5 +14,6 @@ mod soac_maps;
 mod soac_reverse;
 mod soac_rules;
 mod tl_generators;
+mod tssa_deriv;
 mod tssa_lower;
 mod tssa_tl;

@@ -192,6 +192,7 @@ pub fn registry() -> Vec<Box<dyn Engine>> {
         Box::new(crate::dual::DualScalar),
         Box::new(crate::linear::Linear),
         Box::new(crate::soac::Soac::default()),
+        Box::new(crate::tssa::Tssa),
     ]
 }
 

@@ -47,5 +47,7 @@ mod soac_forward;
 mod soac_reverse;
 mod soac_reverse_plan;
 mod soac_rules;
+mod tssa_deriv;
+mod tssa_egg;
 mod tssa_lower;
 mod tssa_ssa;
