@@ -11,6 +11,7 @@ use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
     bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_reverse, soac_rules,
+    tssa_passes,
 };
 use adora_rewrites::engine::Engine;
 
@@ -133,6 +134,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(soac::properties());
     out.extend(engines::properties());
     out.extend(soac_rules::properties());
+    out.extend(tssa_passes::properties());
     out
 }
 

@@ -11,3 +11,4 @@ mod sized_helper_cases;
 mod soac_reverse;
 mod soac_rules;
 mod tl_generators;
+mod tssa_passes;
