@@ -12,7 +12,7 @@ use crate::gen::RetKind;
 use crate::props::{
     backend, bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs,
     soac_framework, soac_loops, soac_maps, soac_reverse, soac_rules, soac_while, tssa_deriv,
-    tssa_lower, tssa_tl,
+    tssa_lower, tssa_passes, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
 
@@ -144,6 +144,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(tssa_tl::properties());
     out.extend(tssa_lower::properties());
     out.extend(tssa_deriv::properties());
+    out.extend(tssa_passes::properties());
     out
 }
 

@@ -16,4 +16,5 @@ mod soac_rules;
 mod tl_generators;
 mod tssa_deriv;
 mod tssa_lower;
+mod tssa_passes;
 mod tssa_tl;

@@ -18,7 +18,7 @@ use super::lang::{to_recexpr, BindLeaf, IdxLeaf, NameLeaf, PredLeaf, Tl};
 use super::types::{arr, proj};
 use super::vars::{aff_var, subst_ivar, subst_var, VarRepl};
 use adora_core::tl::{Aff, CmpOp, IVar, Index, Pred, Term, Ty, Var};
-use egg::{Applier, Id, PatternAst, SearchMatches, Searcher, Subst, Symbol};
+use egg::{Applier, Id, PatternAst, Subst, Symbol};
 use std::collections::BTreeSet;
 
 /// Pattern variable by name.
@@ -275,38 +275,27 @@ impl Applier<Tl, TlAnalysis> for Conj {
     }
 }
 
-/// The searcher of rule 5.24a: classes holding a data path of array type `[n]T`.
-#[derive(Clone, Debug)]
-pub struct ArrayPaths;
-
-impl Searcher<Tl, TlAnalysis> for ArrayPaths {
-    fn search_eclass_with_limit(
-        &self,
-        eg: &TlGraph,
-        eclass: Id,
-        limit: usize,
-    ) -> Option<SearchMatches<'_, Tl>> {
-        let d = &eg[eclass].data;
-        if limit == 0 || !d.path || !matches!(d.ty, Some(Ty::Arr(..))) {
-            return None;
-        }
-        let mut s = Subst::with_capacity(1);
-        s.insert(pv("?x"), eclass);
-        Some(SearchMatches {
-            eclass,
-            substs: vec![s],
-            ast: None,
-        })
-    }
-    fn vars(&self) -> Vec<egg::Var> {
-        vec![pv("?x")]
-    }
+/// Where rule 5.24a (η) expands an array-typed data path `p : [n]T` to `gen j:n. p[j]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EtaAt {
+    /// `let x = p in e ⟶ let x = (gen j:n. p[j]) in e`.
+    Let,
+    /// `[q] p ⟶ gen j:n. [q] p[j]` (η followed by 5.23).
+    Bracket,
+    /// `gen i:m. p ⟶ gen i:m. gen j:n. p[j]`.
+    Gen,
 }
 
-/// Rule 5.24a (η): `x ⟶ gen j:n. x[j]` for a data path `x : [n]T`, `j` the first `η<k>`
-/// not free in the class.
+/// Rule 5.24a (η) in the three positions where GP-NF needs it ([`EtaAt`]). The new
+/// `gen` is unioned with the *context* (the `let`, bracket or `gen`), never with the
+/// class of `p`: that class also feeds accesses, where an η-expanded member would make
+/// every access a 5.21 redex. `j` is the first `η<k>` free in neither `p` nor the
+/// context.
 #[derive(Clone, Debug)]
-pub struct Eta;
+pub struct Eta {
+    /// The position.
+    pub at: EtaAt,
+}
 
 impl Applier<Tl, TlAnalysis> for Eta {
     fn apply_one(
@@ -317,19 +306,42 @@ impl Applier<Tl, TlAnalysis> for Eta {
         _: Option<&PatternAst<Tl>>,
         _: Symbol,
     ) -> Vec<Id> {
-        let x = s[pv("?x")];
-        let Some(Ty::Arr(n, _)) = eg[x].data.ty.clone() else {
-            return Vec::new();
+        let mut go = || -> Option<Vec<Id>> {
+            let p = s[pv("?p")];
+            let d = &eg[p].data;
+            if !d.path {
+                return None;
+            }
+            let Some(Ty::Arr(n, _)) = d.ty.clone() else {
+                return None;
+            };
+            let mut avoid = d.free.ivars.clone();
+            avoid.extend(eg[matched].data.free.ivars.iter().cloned());
+            if self.at == EtaAt::Gen {
+                avoid.insert(bind_of(eg, s[pv("?b")])?.0);
+            }
+            let j = (0..)
+                .map(|k| format!("η{k}"))
+                .find(|j| !avoid.contains(j))?;
+            let b = eg.add(Tl::Bind(BindLeaf((j.clone(), n))));
+            let a = eg.add(Tl::Idx(IdxLeaf(aff_var(&j))));
+            let acc = eg.add(Tl::At([p, a]));
+            let new = match self.at {
+                EtaAt::Let => {
+                    let g = eg.add(Tl::Gen([b, acc]));
+                    eg.add(Tl::Let([s[pv("?x")], g, s[pv("?e")]]))
+                }
+                EtaAt::Bracket => {
+                    let br = eg.add(Tl::Br([s[pv("?q")], acc]));
+                    eg.add(Tl::Gen([b, br]))
+                }
+                EtaAt::Gen => {
+                    let g = eg.add(Tl::Gen([b, acc]));
+                    eg.add(Tl::Gen([s[pv("?b")], g]))
+                }
+            };
+            Some(finish(eg, matched, new))
         };
-        let free = eg[x].data.free.ivars.clone();
-        let j = (0..)
-            .map(|k| format!("η{k}"))
-            .find(|j| !free.contains(j))
-            .expect("a fresh name");
-        let b = eg.add(Tl::Bind(BindLeaf((j.clone(), n))));
-        let a = eg.add(Tl::Idx(IdxLeaf(aff_var(&j))));
-        let acc = eg.add(Tl::At([x, a]));
-        let new = eg.add(Tl::Gen([b, acc]));
-        finish(eg, matched, new)
+        go().unwrap_or_default()
     }
 }

@@ -266,6 +266,9 @@ fn combine(
         Tl::Proj0(_) | Tl::Proj1(_) => {
             fl.input_path = f(0).input_path;
             fl.data_path = f(0).data_path;
+            let k = u8::from(matches!(n, Tl::Proj1(_)));
+            let comp = ty(0).and_then(|t| super::types::proj(&t, k));
+            fl.is_s = f(0).data_path && own_ty_scalar(comp);
             if pe && !f(0).input_path {
                 viol += 1;
             }

@@ -8,23 +8,26 @@
 //! | `tl/5.22` | 5.22 | `([p] e)[a] ⟶ [p](e[a])` | — | reconstructed |
 //! | `tl/5.23` | 5.23 | `[p](gen i:n. e) ⟶ gen i:n. [p] e` | `i ∉ fv(p)` | reconstructed |
 //! | `tl/5.24` | 5.24 | `[p]([q] e) ⟶ [p && q] e` (conjuncts flattened, deduplicated, sorted) | — | reconstructed (R?) |
-//! | `tl/5.24a` | — | `x ⟶ gen j:n. x[j]` for a data path `x : [n]T` (η) | `j` fresh | our decision |
+//! | `tl/5.24a-let`, `-bracket`, `-gen` | — | η of an array-typed data path `p : [n]T` (a variable, accesses and projections of one) where GP-NF needs a scalar: `let x = p in e ⟶ let x = (gen j:n. p[j]) in e`, `[q] p ⟶ gen j:n. [q] p[j]`, `gen i:m. p ⟶ gen i:m. gen j:n. p[j]`; output leaves by a pre-pass | `j` fresh | our decision |
 //!
 //! 5.21 substitutes (`i := a`) and adds a guard, 5.24 builds a new predicate, 5.24a
-//! matches every array-typed data path: custom appliers and a custom searcher
-//! ([`super::appliers`]). After extraction, a plain naming pass binds every input
+//! needs a fresh binder and the type: custom appliers ([`super::appliers`]). 5.24a unions
+//! the expansion with its context, not with the class of `p` (which also feeds accesses,
+//! where an η-expanded member would make every access a 5.21 redex and the e-graph grow
+//! without need). After extraction, a plain naming pass binds every input
 //! expression read inside a scalar expression (`X.0[a]`) to a variable at the top
 //! (`let x = X.0 in …`), so that accesses are of variables only.
 
 use super::analysis::{TlAnalysis, TlGraph};
-use super::appliers::{pv, ArrayPaths, Beta, Conj, Ctx, Eta};
+use super::appliers::{pv, Beta, Conj, Ctx, Eta, EtaAt};
 use super::extract::Mode;
 use super::lang::Tl;
 use super::letlift::reorder;
 use super::names::{canonical, safe_prefix};
 use super::nf::{check_gp_nf, check_gp_nf_with, check_pe_nf, is_input_path, spine};
 use super::run::{run_pass, Limits, PassReport};
-use super::vars::Free;
+use super::types::{binder_types, soa, type_of};
+use super::vars::{aff_var, Free};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_core::tl::{Term, Ty, Var};
 use egg::{rewrite as rw, Id, Rewrite, Subst};
@@ -45,7 +48,9 @@ pub fn rules(ctx: &Ctx) -> Vec<Rewrite<Tl, TlAnalysis>> {
         rw!("tl/5.22"; "(at (br ?p ?e) ?a)" => "(br ?p (at ?e ?a))"),
         rw!("tl/5.23"; "(br ?p (gen ?b ?e))" => "(gen ?b (br ?p ?e))" if ivar_not_in_pred),
         rw!("tl/5.24"; "(br ?p (br ?q ?e))" => { Conj }),
-        Rewrite::new("tl/5.24a", ArrayPaths, Eta).expect("the η rule binds ?x"),
+        rw!("tl/5.24a-let"; "(let ?x ?p ?e)" => { Eta { at: EtaAt::Let } }),
+        rw!("tl/5.24a-bracket"; "(br ?q ?p)" => { Eta { at: EtaAt::Bracket } }),
+        rw!("tl/5.24a-gen"; "(gen ?b ?p)" => { Eta { at: EtaAt::Gen } }),
     ]
 }
 
@@ -63,6 +68,7 @@ pub fn genpush_report(
             format!("tssa gen push-out: the input is not in PE-NF ({m})"),
         )
     })?;
+    let t = &eta_outputs(t, inputs);
     let (out, report) = run_pass(
         "gen push-out",
         t,
@@ -89,6 +95,47 @@ pub fn genpush_report(
 /// the sizes of array inputs).
 pub fn genpush(t: &Term, inputs: &[(Var, Ty)]) -> Result<Term> {
     Ok(genpush_report(t, inputs, &Limits::default(), None)?.0)
+}
+
+/// Rule 5.24a at the output: every output leaf that is an array-typed data path other
+/// than a variable or an input expression (`x[a] : [n]T`) becomes `gen j:n. x[a][j]`
+/// (repeatedly, down to scalars). A plain pre-pass: the output position is not a
+/// pattern context.
+fn eta_outputs(t: &Term, inputs: &[(Var, Ty)]) -> Term {
+    let env: BTreeMap<Var, Ty> = inputs.iter().map(|(x, ty)| (x.clone(), soa(ty))).collect();
+    let mut types = env.clone();
+    binder_types(t, &env, &mut types);
+    let (binds, body) = spine(t);
+    let bound: BTreeSet<&Var> = binds.iter().map(|(x, _)| *x).collect();
+    let mut out = out_map(body, &mut |leaf| eta_leaf(leaf, &types, &bound));
+    for (x, r) in binds.into_iter().rev() {
+        out = Term::Let(x.clone(), Box::new(r.clone()), Box::new(out));
+    }
+    out
+}
+
+fn is_data_path(t: &Term) -> bool {
+    match t {
+        Term::Var(_) => true,
+        Term::Access(e, _) | Term::Proj(_, e) => is_data_path(e),
+        _ => false,
+    }
+}
+
+fn eta_leaf(l: &Term, types: &BTreeMap<Var, Ty>, bound: &BTreeSet<&Var>) -> Term {
+    if matches!(l, Term::Var(_)) || is_input_path(l, bound) || !is_data_path(l) {
+        return l.clone();
+    }
+    let Some(Ty::Arr(n, _)) = type_of(l, types) else {
+        return l.clone();
+    };
+    let free = Free::of_term(l).ivars;
+    let j = (0..)
+        .map(|k| format!("η{k}"))
+        .find(|j| !free.contains(j))
+        .expect("a fresh name");
+    let inner = Term::Access(Box::new(l.clone()), aff_var(&j));
+    Term::Gen(j, n, Box::new(eta_leaf(&inner, types, bound)))
 }
 
 /// Binds every input expression that is read inside a scalar expression (not a whole

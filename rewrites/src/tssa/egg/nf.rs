@@ -130,7 +130,7 @@ fn is_s(t: &Term, env: &BTreeMap<Var, Ty>, paths: bool, bound: &BTreeSet<&Var>) 
             is_s(a, env, paths, bound) && is_s(b, env, paths, bound)
         }
         Term::Call(_, e) | Term::Sum(_, _, e) | Term::Bracket(_, e) => is_s(e, env, paths, bound),
-        Term::Var(_) | Term::Access(..) => {
+        Term::Var(_) | Term::Access(..) | Term::Proj(..) => {
             let mut base = t;
             while let Term::Access(e, _) = base {
                 base = e;
