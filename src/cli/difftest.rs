@@ -145,6 +145,7 @@ fn one(file: &Path, target: Target, python: &Path, out: &Path) -> Result<Option<
         json_numbers: JsonNumbersArg::Decimal,
         numeric,
         engine: None,
+        checkpoint: None,
         strict: false,
         max_steps: EvalOptions::default().max_steps,
         max_memory: EvalOptions::default().max_memory,
