@@ -162,6 +162,18 @@ def loops62():
     case(P + "s6_2_dependent_loop.adl", [("x0", F(2), "R"), ("c", F(-1, 2), "R")], dep, tan=True,
          cot=fs([1, 1, 2, 1, 3]), stats=True)
 
+    def inplace(x, c):
+        y = list(x)
+        for i in range(len(x) - 1):
+            y = scatter_into(y, [i + 1], [y[i] * c + x[i + 1]])
+        return y
+    xs, c0 = fs([1, 2, 3, 4]), F(1, 2)
+    out, _ = case(P + "s6_2_inplace_memory.adl", [("x", xs, "R"), ("c", c0, "R")], inplace,
+                  cot=fs([1, 1, 1, 1]), stats=True)
+    # hand: y_k = c y_(k-1) + x_k, so d(sum y)/dx_k = sum_(j >= k) c^(j - k)
+    same("in-place loop vjp x", vjp_of(out, (1, 1, 1, 1), "x", xs),
+         [sum(c0 ** (j - k) for j in range(k, 4)) for k in range(4)])
+
     def wb(x, a):
         y = x
         for _ in range(8):
