@@ -128,3 +128,38 @@ fn motivating_gradients_cost_linear_in_n() {
         );
     }
 }
+
+/// Regression: an output that is an input itself (the identity, a swap of the inputs) left
+/// the raised VJP's output (`dY`) without a statement, an internal error.
+#[test]
+fn outputs_that_are_inputs_raise() {
+    let p = file("identity", "def main(x: R) -> R = x\n");
+    let o = adora(&[
+        "grad",
+        p.to_str().unwrap(),
+        "--engine",
+        "tssa",
+        "--input",
+        "x=1",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let p = file("swap", "def main(x: R, y: R[3]) -> (R[3], R) = (y, x)\n");
+    let o = adora(&[
+        "vjp",
+        p.to_str().unwrap(),
+        "--engine",
+        "all",
+        "--input",
+        "x=2",
+        "--input",
+        "y=[1,2,3]",
+        "--cotangent",
+        "([1,2,3], 5)",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("engine tssa: agrees (exactly)"),
+        "{}",
+        stdout(&o)
+    );
+}

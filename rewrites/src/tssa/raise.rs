@@ -103,7 +103,18 @@ fn output(p: &SsaProgram, o: &SsaOut) -> Result<(Expr, Type)> {
                 .iter()
                 .find(|s| &s.var == v)
                 .map(|s| core_type(&s.ty))
-                .ok_or_else(|| internal(format!("the output `{v}` is not a statement")))?;
+                // An output may be an input itself (the identity's VJP returns its cotangent).
+                .or_else(|| {
+                    p.inputs
+                        .iter()
+                        .find(|(x, _)| x == v)
+                        .map(|(_, t)| core_type(t))
+                })
+                .ok_or_else(|| {
+                    internal(format!(
+                        "the output `{v}` is neither a statement nor an input"
+                    ))
+                })?;
             Ok((var(v), ty))
         }
         SsaOut::Pair(a, b) => {
