@@ -165,6 +165,12 @@ pub trait Engine: Sync {
     fn cheap_gradient(&self) -> Option<(u64, u64)> {
         None
     }
+    /// Whether the engine accepts only programs whose results are all real (engine
+    /// `tssa`: the tensor language has no integer or boolean values, docs/engines/tssa.md);
+    /// the engine properties count a case with an integer or boolean result as vacuous.
+    fn real_results_only(&self) -> bool {
+        false
+    }
     /// The per-engine options the engine takes ([`EngineOptions`]; docs/architecture.md,
     /// "Engine options"); none by default.
     fn options(&self) -> &'static [EngineOption] {

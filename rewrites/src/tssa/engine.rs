@@ -30,6 +30,9 @@ impl Engine for Tssa {
     fn fragments(&self) -> &'static [Fragment] {
         &[Fragment::Scalar, Fragment::Bulk]
     }
+    fn real_results_only(&self) -> bool {
+        true
+    }
     fn programs(&self) -> &'static [Question] {
         &[Question::Grad, Question::Vjp, Question::Jvp]
     }
