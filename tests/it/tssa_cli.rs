@@ -163,3 +163,28 @@ fn outputs_that_are_inputs_raise() {
         stdout(&o)
     );
 }
+
+/// A value read inside an index constant (`real(floor(q))`) through a let alias of an
+/// input: the Tensor-SSA conversion renames it with the alias (the `kit/unique-binders`
+/// counterexample).
+#[test]
+fn aliases_inside_index_constants_are_renamed() {
+    let p = file(
+        "floor_alias",
+        "def f(p: R, q: R) -> R =\n  real(floor(q))\n\ndef main(x: R) -> R =\n  f(x, x)\n",
+    );
+    let o = adora(&[
+        "grad",
+        p.to_str().unwrap(),
+        "--engine",
+        "all",
+        "--input",
+        "x=2.5",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("engine tssa: agrees (exactly)"),
+        "{}",
+        stdout(&o)
+    );
+}

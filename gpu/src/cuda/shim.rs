@@ -89,6 +89,12 @@ pub fn program(plans: &[(String, &Plan, Vec<Vec<f64>>)]) -> String {
         let mut launches: VecDeque<Launch> = ls.into();
         let _ = writeln!(bodies, "static void run_p{i}(shim::Order order) {{");
         for (s, data) in slots.iter().enumerate() {
+            // A slot the inputs leave zero is sized, not spelled out (the intermediate
+            // slots of a large plan would make megabytes of literals).
+            if data.iter().all(|x| x.to_bits() == 0) {
+                let _ = writeln!(bodies, "  std::vector<double> slot{s}({});", data.len());
+                continue;
+            }
             let vals: Vec<String> = data.iter().map(|x| super::expr::lit(*x)).collect();
             let _ = writeln!(
                 bodies,

@@ -8,21 +8,11 @@ use super::{KernelKind, Output, Plan, Step};
 /// Buffers a kernel reads.
 pub fn kernel_reads(kind: &KernelKind) -> Vec<usize> {
     let mut out = Vec::new();
-    match kind {
-        KernelKind::Map { body, .. } => body.reads(&mut out),
-        KernelKind::Reduce { init, body, .. } => {
-            init.reads(&mut out);
-            body.reads(&mut out);
-        }
-        KernelKind::Scan { init, step, .. } => {
-            init.reads(&mut out);
-            step.reads(&mut out);
-        }
-        KernelKind::Scatter { index, value, .. } => {
-            index.iter().for_each(|i| i.reads(&mut out));
-            value.reads(&mut out);
-        }
-        KernelKind::MatMul { a, b, .. } => out.extend([*a, *b]),
+    for e in kind.exprs() {
+        e.reads(&mut out);
+    }
+    if let KernelKind::MatMul { a, b, .. } = kind {
+        out.extend([*a, *b]);
     }
     out
 }

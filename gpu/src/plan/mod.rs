@@ -11,7 +11,7 @@ mod soac;
 pub mod sx;
 
 use adora_core::ast::Function;
-use adora_core::diag::Result;
+use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::types::{Base, Type};
 pub use sx::{Bin, BufId, Sx, Un, VarId};
 
@@ -145,6 +145,30 @@ pub enum KernelKind {
     },
 }
 
+impl KernelKind {
+    /// The scalar expressions of the kernel (none for a matrix product).
+    pub fn exprs(&self) -> Vec<&Sx> {
+        match self {
+            KernelKind::Map { body, .. } => vec![body],
+            KernelKind::Reduce { init, body, .. } => vec![init, body],
+            KernelKind::Scan { init, step, .. } => vec![init, step],
+            KernelKind::Scatter { index, value, .. } => index.iter().chain([value]).collect(),
+            KernelKind::MatMul { .. } => Vec::new(),
+        }
+    }
+
+    /// Nodes of the kernel's scalar expressions.
+    pub fn size(&self) -> usize {
+        self.exprs().iter().map(|e| e.size()).sum()
+    }
+}
+
+/// The most scalar-expression nodes one kernel may have. Fusion recomputes an array
+/// `let` at each use inside a parallel body (a kernel has no per-thread arrays), so
+/// nested reuse grows a body exponentially; such a program is refused rather than
+/// compiled to megabytes of CUDA C (docs/backend.md, "What the plan refuses").
+pub const MAX_KERNEL_SIZE: usize = 20_000;
+
 /// One kernel: its output buffer and what it computes. Its variables are numbered
 /// `0..nvars`.
 #[derive(Clone, Debug, PartialEq)]
@@ -239,6 +263,21 @@ impl Plan {
 /// (docs/backend.md lists them).
 pub fn plan(f: &Function) -> Result<Plan> {
     let mut p = lower::lower(f)?;
+    if let Some(k) = p
+        .kernels()
+        .into_iter()
+        .find(|k| k.kind.size() > MAX_KERNEL_SIZE)
+    {
+        return Err(Diagnostic::new(
+            ErrorKind::Unsupported,
+            f.body.span,
+            format!(
+                "the kernel plan does not support kernel `{}`: its fused body has {} scalar operations (at most {MAX_KERNEL_SIZE}; an array `let` used several times inside a parallel body is recomputed at each use) (docs/backend.md, \"What the plan refuses\")",
+                k.name,
+                k.kind.size()
+            ),
+        ));
+    }
     memory::assign(&mut p);
     Ok(p)
 }

@@ -130,6 +130,13 @@ impl Sx {
         found
     }
 
+    /// The number of nodes (what the kernel's C source grows with).
+    pub fn size(&self) -> usize {
+        let mut n = 0;
+        self.visit(&mut |_| n += 1);
+        n
+    }
+
     /// Calls `f` on every node, pre-order.
     pub fn visit(&self, f: &mut impl FnMut(&Sx)) {
         f(self);

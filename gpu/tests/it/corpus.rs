@@ -2,6 +2,11 @@
 //! its header inputs, and the derivative programs of every registered engine for them
 //! (`grad` with cotangent 1 for a real scalar result, else `vjp` with a cotangent of
 //! ones), as far as the plan accepts them.
+//!
+//! [`Scope::Quick`] (the default tests) keeps every primal program and, per program, the
+//! derivative programs of one engine (taken in turn over the registry, so every engine's
+//! programs are compiled and run); [`Scope::Full`] (the `--ignored` tests) keeps every
+//! engine's derivative programs.
 
 use adora_core::ast::Function;
 use adora_core::types::Type;
@@ -33,11 +38,21 @@ fn inputs(case: &adora_specs::Case, f: &Function) -> Option<Vec<Value<f64>>> {
         .collect()
 }
 
-/// The corpus: primal programs, then each engine's derivative programs.
-pub fn corpus() -> Vec<Entry> {
+/// How much of the corpus a test takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Scope {
+    /// Every primal program and one engine's derivative programs per program.
+    Quick,
+    /// Every primal program and every engine's derivative programs.
+    Full,
+}
+
+/// The corpus: primal programs, then the derivative programs `scope` asks for.
+pub fn corpus(scope: Scope) -> Vec<Entry> {
     let dir = adora_specs::specs_dir().join("programs");
     let mut out = Vec::new();
-    for path in adora_specs::discover(&dir) {
+    let engines = engine::under_test();
+    for (k, path) in adora_specs::discover(&dir).into_iter().enumerate() {
         let Ok(case) = adora_specs::load_case(&path) else {
             continue;
         };
@@ -62,7 +77,10 @@ pub fn corpus() -> Vec<Entry> {
         let scalar = f.ret == Type::real();
         let one = Value::real(1.0);
         let ct = ones::<f64>(&f.ret);
-        for e in engine::under_test() {
+        for (j, e) in engines.iter().enumerate() {
+            if scope == Scope::Quick && j != k % engines.len() {
+                continue;
+            }
             let q = if scalar {
                 Question::Grad
             } else {

@@ -5,7 +5,7 @@
 //! `1e-9 · max(1, |r|)`: the reduction tree adds in another order). Without `g++` the
 //! test prints "skipped: g++ not found" and passes.
 
-use super::corpus::corpus;
+use super::corpus::{corpus, Scope};
 use adora_gpu::cuda::shim;
 use adora_semantics::value::Value;
 use std::process::Command;
@@ -25,13 +25,25 @@ fn agree(a: f64, r: f64) -> bool {
         || (a.is_finite() && r.is_finite() && (a - r).abs() <= 1e-9 * r.abs().max(1.0))
 }
 
+/// The quick corpus (every primal, one engine's derivatives per program).
 #[test]
 fn shim_runs_equal_the_cpu_executor_in_every_thread_order() {
+    run_all(Scope::Quick);
+}
+
+/// The full corpus (every engine's derivatives): `cargo test -p adora-gpu -- --ignored`.
+#[test]
+#[ignore = "long: every engine's derivative programs (cargo test -- --ignored)"]
+fn shim_runs_of_the_full_corpus_equal_the_cpu_executor() {
+    run_all(Scope::Full);
+}
+
+fn run_all(scope: Scope) {
     if Command::new("g++").arg("--version").output().is_err() {
         println!("skipped: g++ not found");
         return;
     }
-    let entries = corpus();
+    let entries = corpus(scope);
     let dir = std::env::temp_dir().join(format!("adora-shim-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut failures = Vec::new();
@@ -92,7 +104,7 @@ fn shim_runs_equal_the_cpu_executor_in_every_thread_order() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     println!(
-        "shim: {runs} runs ({} programs, {kernels} kernels, forward, reverse and shuffled orders) equal the CPU executor",
+        "shim ({scope:?} corpus): {runs} runs ({} programs, {kernels} kernels, forward, reverse and shuffled orders) equal the CPU executor",
         entries.len()
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));

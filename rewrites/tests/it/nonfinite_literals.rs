@@ -38,13 +38,23 @@ fn answers<S: Mode>(body: &str, x: S) -> Vec<(String, adora_core::Result<harness
     out
 }
 
-/// Every engine's value and derivative are exactly `value` and `d` (NaN equals NaN).
+/// Every engine's value and derivative are exactly `value` and `d` (NaN equals NaN). An
+/// engine whose language has only rational constants (`tssa`'s tensor language) may
+/// refuse the literal instead, as unsupported and by name.
 fn all_give(body: &str, x: f64, value: f64, d: f64) {
     let same = |a: f64, b: f64| a == b || (a.is_nan() && b.is_nan());
+    let mut answered = 0;
     for (name, a) in answers(body, x) {
-        let g = a
-            .unwrap_or_else(|e| panic!("{body}: {name}: {e}"))
-            .into_gradient();
+        let g = match a {
+            Err(e)
+                if e.kind == ErrorKind::Unsupported && e.message.contains("non-finite literal") =>
+            {
+                continue;
+            }
+            a => a.unwrap_or_else(|e| panic!("{body}: {name}: {e}")),
+        }
+        .into_gradient();
+        answered += 1;
         let v = *g.value.as_real().unwrap();
         let dx = *g.grads[0].as_ref().unwrap().as_real().unwrap();
         assert!(
@@ -52,6 +62,7 @@ fn all_give(body: &str, x: f64, value: f64, d: f64) {
             "{body} at {x}: {name} gives ({v}, {dx}), expected ({value}, {d})"
         );
     }
+    assert!(answered >= 4, "{body}: only {answered} engines answered");
 }
 
 #[test]

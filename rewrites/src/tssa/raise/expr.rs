@@ -224,10 +224,11 @@ impl Rx {
                 bin(BinOp::Sub, real_int(1), bin(BinOp::Mul, t.clone(), t))
             }
             BlackBox::DSqrt => bin(BinOp::Div, half, p1(Prim::Sqrt, x)),
+            // sign(NaN) = 1, as the shared `sign` (abs' follows a NaN argument).
             BlackBox::Sign => select(
-                bin(BinOp::Gt, x.clone(), real_int(0)),
-                real_int(1),
-                select(bin(BinOp::Lt, x, real_int(0)), real_int(-1), real_int(0)),
+                bin(BinOp::Lt, x.clone(), real_int(0)),
+                real_int(-1),
+                select(bin(BinOp::Eq, x, real_int(0)), real_int(0), real_int(1)),
             ),
             BlackBox::DPow(k) => bin(
                 BinOp::Mul,

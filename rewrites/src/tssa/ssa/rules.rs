@@ -73,7 +73,8 @@ impl Conv {
         v
     }
 
-    /// Fix-up F4's order normalisation and the aliases of F1 inside predicates.
+    /// Fix-up F4's order normalisation and the aliases of F1 inside predicates and index
+    /// constants (an opaque index may read a value variable).
     pub fn fixup_f4_cse_order(&self, rhs: Rhs) -> Rhs {
         let r = Renaming {
             ivars: Default::default(),
@@ -83,7 +84,10 @@ impl Conv {
             Rhs::Const { dims, pred, value } => Rhs::Const {
                 dims,
                 pred: r.pred(&pred),
-                value,
+                value: match value {
+                    ConstVal::Index(a) => ConstVal::Index(r.index(&a)),
+                    v @ ConstVal::Num(_) => v,
+                },
             },
             Rhs::Add { dims, p, y, q, z } => Rhs::Add {
                 dims,
