@@ -44,6 +44,7 @@ mod regress_singularities;
 mod soac_acc;
 mod soac_checkpoint;
 mod soac_forward;
+mod soac_loop_adjoint;
 mod soac_reverse;
 mod soac_reverse_plan;
 mod soac_rules;

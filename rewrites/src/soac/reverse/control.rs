@@ -321,15 +321,21 @@ impl Rev {
         };
         let mut wanted: Vec<Name> = acc.clone();
         wanted.extend(free.iter().cloned());
-        let (_, adjs) = self.vjp_nested(body, body_bar, &wanted, false, &mut blk)?;
+        // The free variables' adjoints start from the carried ones, so an indexed read
+        // (`rev/index`) updates the carried adjoint in place: work proportional to the
+        // element read, not to the whole array per iteration.
+        let seeds: Vec<(Name, Adj)> = free
+            .iter()
+            .enumerate()
+            .map(|(pos, f)| (f.clone(), Adj::Atom(var(&carried[real.len() + pos]))))
+            .collect();
+        let (_, adjs) = self.vjp_nested_from(body, body_bar, &wanted, seeds, false, &mut blk)?;
         let mut res = Vec::new();
         for &j in &real {
             res.push(self.materialize(&adjs[j], &tys[j], &mut blk)?);
         }
         for (pos, t) in free_tys.iter().enumerate() {
-            let old = Adj::Atom(var(&carried[real.len() + pos]));
-            let sum = self.add(old, adjs[m + pos].clone(), t, &mut blk)?;
-            res.push(self.materialize(&sum, t, &mut blk)?);
+            res.push(self.materialize(&adjs[m + pos], t, &mut blk)?);
         }
         let results: Vec<Name> = carried.iter().map(|c| self.fresh(c)).collect();
         for (r, c) in results.iter().zip(&carried) {

@@ -26,6 +26,20 @@ impl Rev {
         wanted: &[Name],
         out: &mut Block,
     ) -> Result<(adora_core::ast::Expr, Vec<Adj>)> {
+        self.vjp_body_from(b, ybar, wanted, Vec::new(), out)
+    }
+
+    /// [`vjp_body`](Self::vjp_body) with the adjoints of some free variables of `b`
+    /// starting from `seeds` instead of zero: the body's contributions are added to them
+    /// (a loop's carried adjoint of a free array, updated in place by `rev/index`).
+    pub fn vjp_body_from(
+        &mut self,
+        b: &Body,
+        ybar: Adj,
+        wanted: &[Name],
+        seeds: Vec<(Name, Adj)>,
+        out: &mut Block,
+    ) -> Result<(adora_core::ast::Expr, Vec<Adj>)> {
         self.begin_copy(&b.label);
         for st in &b.stmts {
             match &st.rhs {
@@ -35,7 +49,7 @@ impl Rev {
         }
         self.end_copy();
         let result = self.sub(&b.result);
-        let mut adj: Adjoints = HashMap::new();
+        let mut adj: Adjoints = seeds.into_iter().collect();
         self.accumulate(&mut adj, &b.result, ybar, out)?;
         for st in b.stmts.iter().rev() {
             let ybar = self.pat_adj(&mut adj, st);
@@ -116,8 +130,22 @@ impl Rev {
         droppable: bool,
         out: &mut Block,
     ) -> Result<(adora_core::ast::Expr, Vec<Adj>)> {
+        self.vjp_nested_from(b, ybar, wanted, Vec::new(), droppable, out)
+    }
+
+    /// [`vjp_nested`](Self::vjp_nested) from seeded adjoints
+    /// ([`vjp_body_from`](Self::vjp_body_from)).
+    pub fn vjp_nested_from(
+        &mut self,
+        b: &Body,
+        ybar: Adj,
+        wanted: &[Name],
+        seeds: Vec<(Name, Adj)>,
+        droppable: bool,
+        out: &mut Block,
+    ) -> Result<(adora_core::ast::Expr, Vec<Adj>)> {
         let saved = std::mem::replace(&mut self.reexec, droppable);
-        let r = self.vjp_body(b, ybar, wanted, out);
+        let r = self.vjp_body_from(b, ybar, wanted, seeds, out);
         self.reexec = saved;
         r
     }
