@@ -10,8 +10,8 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    backend, bot, cost, dual, dual_baselines, dual_delta, dual_delta_core, engines, kit, lang,
-    linear, semantics, soac, soac_costs, soac_framework, soac_loops, soac_maps, soac_reverse,
+    backend, bot, cost, dual, dual_baselines, dual_dag, dual_delta, dual_delta_core, engines, kit,
+    lang, linear, semantics, soac, soac_costs, soac_framework, soac_loops, soac_maps, soac_reverse,
     soac_rules, soac_while, tssa_deriv, tssa_lower, tssa_passes, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
@@ -130,6 +130,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(bot::properties());
     out.extend(dual::properties());
     out.extend(dual_delta::properties());
+    out.extend(dual_dag::properties());
     out.extend(dual_baselines::properties());
     out.extend(dual_delta_core::properties());
     out.extend(linear::properties());
