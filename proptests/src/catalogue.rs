@@ -10,9 +10,9 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    backend, bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs,
-    soac_framework, soac_loops, soac_maps, soac_reverse, soac_rules, soac_while, tssa_deriv,
-    tssa_lower, tssa_passes, tssa_tl,
+    backend, bot, cost, dual, dual_baselines, dual_dag, dual_delta, dual_delta_core, engines, kit,
+    lang, linear, semantics, soac, soac_costs, soac_framework, soac_loops, soac_maps, soac_reverse,
+    soac_rules, soac_while, tssa_deriv, tssa_lower, tssa_passes, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
 
@@ -129,6 +129,10 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(cost::properties());
     out.extend(bot::properties());
     out.extend(dual::properties());
+    out.extend(dual_delta::properties());
+    out.extend(dual_dag::properties());
+    out.extend(dual_baselines::properties());
+    out.extend(dual_delta_core::properties());
     out.extend(linear::properties());
     out.extend(soac_reverse::properties());
     out.extend(soac_loops::properties());

@@ -3,6 +3,7 @@
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
 mod backend;
+mod dual_delta;
 mod generators;
 mod kit;
 mod properties;

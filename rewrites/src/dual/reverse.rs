@@ -103,6 +103,30 @@ pub struct Reverse<R: Rep, T: Target<R>> {
     pub one_hots: usize,
     /// `Share` fragments processed.
     pub shares_processed: usize,
+    /// Read-only figures for the properties of seed 000 §2.5–§2.6 (docs/engines/dual.md,
+    /// §8): they record what the pass did and never change what it computes.
+    pub trace: Trace,
+}
+
+/// What one reverse pass did, recorded for the properties `dual/eval-visits-node-once`,
+/// `dual/eval-decreasing-ids` and `dual/one-hot-quadratic-without-bot` (seed 000 §2.5,
+/// §2.6, §4.4). Recording is a few counters and one id per `Share` fragment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Trace {
+    /// Evaluations of a node other than `Zero`, `Input` and a `Share` reference (each
+    /// such node of the DAG should be evaluated once, §2.6).
+    pub node_visits: usize,
+    /// The `Share` ids in the order their fragments were processed (strictly
+    /// decreasing by §2.6).
+    pub processed: Vec<u64>,
+    /// Contributions to a `Share` id not smaller than the id whose fragment is being
+    /// processed: a contribution to an id processed already, or one that will be
+    /// processed out of order (0 by invariant 1: a node's cotangent is complete before
+    /// it is processed).
+    pub late_contributions: usize,
+    /// Scalars of the one-hot arrays created (the volume of each transposed `Index`
+    /// node's operand; §4.4's one-hot cost).
+    pub one_hot_scalars: usize,
 }
 
 impl<R: Rep, T: Target<R>> Reverse<R, T> {
@@ -113,6 +137,7 @@ impl<R: Rep, T: Target<R>> Reverse<R, T> {
             pending: BTreeMap::new(),
             one_hots: 0,
             shares_processed: 0,
+            trace: Trace::default(),
         }
     }
 
@@ -127,8 +152,9 @@ impl<R: Rep, T: Target<R>> Reverse<R, T> {
         for (d, c) in roots {
             self.eval(target, c, &d);
         }
-        while let Some((_, (c, d))) = self.pending.pop_last() {
+        while let Some((id, (c, d))) = self.pending.pop_last() {
             self.shares_processed += 1;
+            self.trace.processed.push(id);
             self.eval(target, c, &d);
         }
         let grads = std::mem::take(&mut self.grads);
@@ -144,6 +170,9 @@ impl<R: Rep, T: Target<R>> Reverse<R, T> {
 
     /// `evalRev c d` (stops at `Share` nodes, deferring them).
     fn eval(&mut self, target: &mut T, c: T::Ct, d: &Delta<R>) {
+        if !matches!(d.kind(), Kind::Zero | Kind::Input(_) | Kind::Share(..)) {
+            self.trace.node_visits += 1;
+        }
         match d.kind() {
             Kind::Zero => {}
             Kind::Input(i) => {
@@ -152,6 +181,10 @@ impl<R: Rep, T: Target<R>> Reverse<R, T> {
                 }
             }
             Kind::Share(id, body) => match self.pending.remove(id) {
+                None if self.trace.processed.last().is_some_and(|&last| *id >= last) => {
+                    self.trace.late_contributions += 1;
+                    self.pending.insert(*id, (c, body.clone()));
+                }
                 Some((old, frag)) => {
                     let sum = target.add(old, c);
                     self.pending.insert(*id, (sum, frag));
@@ -190,6 +223,7 @@ impl<R: Rep, T: Target<R>> Reverse<R, T> {
             }
             Kind::Index(a, ix) => {
                 self.one_hots += 1;
+                self.trace.one_hot_scalars += a.shape().iter().product::<usize>();
                 let c = target.one_hot(a.shape(), ix, c);
                 self.eval(target, c, a);
             }

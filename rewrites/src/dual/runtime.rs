@@ -163,6 +163,8 @@ pub struct Backprop<S> {
     pub one_hots: usize,
     /// `Share` fragments processed.
     pub shares: usize,
+    /// What the pass did (visits, processing order, one-hot volume), for the properties.
+    pub trace: super::reverse::Trace,
 }
 
 /// The runtime reverse pass (`gradientFromDelta` of Fig. 5 / Fig. 17): backpropagates
@@ -177,6 +179,7 @@ pub fn backprop<S: Scalar>(roots: Vec<(RDelta<S>, Tensor<S>)>, inputs: usize) ->
             .collect(),
         one_hots: st.one_hots,
         shares: st.shares_processed,
+        trace: st.trace,
     }
 }
 
