@@ -42,6 +42,16 @@ pub fn properties() -> Vec<Property> {
             figure: Some(Figure { label: "max span/work", agg: Agg::Max }),
             check: Check::Case { strategy: || CaseStrategy::all_fragments(40, RetKind::Any), check: work_span },
         },
+        Property {
+            name: "cost/scatter-work-independent-of-dest",
+            source: "seed 004 §5.3 (scatter: constant depth, work proportional to the updates)",
+            fragment: "shapes",
+            description: "for random sizes n, m <= n and k: scatter_into(xs, iota(m), vs) with xs: R[n, k] \
+                          and vs: R[m, k] has the same work and span for a destination of n and of 4n rows, \
+                          its work grows with m (the updates) and its span does not",
+            figure: None,
+            check: Check::Dims { count: 3, max: 6, check: scatter_work },
+        },
     ]
 }
 
@@ -169,4 +179,41 @@ fn work_span(case: &Case) -> Outcome {
     } else {
         c1.span as f64 / c1.work as f64
     })
+}
+
+/// `work` and `span` of `scatter_into(xs, iota(m), vs)` with `rows` destination rows.
+fn scatter_costs(rows: usize, m: usize, k: usize) -> Result<(u64, u64), String> {
+    let src = format!(
+        "def main(xs: R[{rows},{k}], vs: R[{m},{k}]) -> R[{rows},{k}] =\n  scatter_into(xs, iota({m}), vs)\n"
+    );
+    let f = load_text(&src, "main").map_err(|e| format!("{e}\n{src}"))?;
+    let c = costs(&f, &counting_inputs(&f))?.ok_or_else(|| format!("resource limit on\n{src}"))?;
+    Ok((c.work, c.span))
+}
+
+fn scatter_work(d: &[usize]) -> Outcome {
+    let (m, extra, k) = (d[0], d[1], d[2]);
+    let n = m + extra;
+    let (w1, s1) = scatter_costs(n, m, k)?;
+    let (w4, s4) = scatter_costs(4 * n, m, k)?;
+    if (w1, s1) != (w4, s4) {
+        return fail(format!(
+            "m = {m} updates of {k} scalars: (work, span) = ({w1}, {s1}) into {n} rows but ({w4}, {s4}) into {} rows",
+            4 * n
+        ));
+    }
+    let (w2, s2) = scatter_costs(2 * n, 2 * m, k)?;
+    if w2 <= w1 {
+        return fail(format!(
+            "work {w1} for {m} updates but {w2} for {} updates",
+            2 * m
+        ));
+    }
+    if s2 != s1 {
+        return fail(format!(
+            "span {s1} for {m} updates but {s2} for {} updates (depth is constant)",
+            2 * m
+        ));
+    }
+    Pass::ok()
 }

@@ -92,6 +92,11 @@ fn cost_work_span_laws() {
     check("cost/work-span-laws", 200);
 }
 
+#[test]
+fn cost_scatter_work_independent_of_dest() {
+    check("cost/scatter-work-independent-of-dest", 60);
+}
+
 /// The names other documents cite are all present, unique and well formed.
 #[test]
 fn catalogue_names() {
