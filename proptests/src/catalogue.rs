@@ -10,9 +10,9 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    backend, bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs,
-    soac_framework, soac_loops, soac_maps, soac_reverse, soac_rules, soac_while, tssa_deriv,
-    tssa_lower, tssa_passes, tssa_tl,
+    backend, bot, cost, dual, engines, kit, lang, linear, linear_claims, linear_rings,
+    linear_unzip, semantics, soac, soac_costs, soac_framework, soac_loops, soac_maps, soac_reverse,
+    soac_rules, soac_while, tssa_deriv, tssa_lower, tssa_passes, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
 
@@ -130,6 +130,9 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(bot::properties());
     out.extend(dual::properties());
     out.extend(linear::properties());
+    out.extend(linear_claims::properties());
+    out.extend(linear_unzip::properties());
+    out.extend(linear_rings::properties());
     out.extend(soac_reverse::properties());
     out.extend(soac_loops::properties());
     out.extend(soac_framework::properties());

@@ -5,6 +5,7 @@
 mod backend;
 mod generators;
 mod kit;
+mod linear_claims;
 mod properties;
 mod runner;
 mod sized_cases;
