@@ -11,7 +11,8 @@ use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
     backend, bot, cost, dual, dual_baselines, dual_dag, dual_delta, dual_delta_core, engines, kit,
-    lang, linear, semantics, soac, soac_costs, soac_framework, soac_loops, soac_maps, soac_reverse,
+    lang, linear, linear_claims, linear_rings, linear_unzip, semantics, soac, soac_costs,
+    soac_framework, soac_loops, soac_maps, soac_reverse,
     soac_rules, soac_while, tssa_deriv, tssa_lower, tssa_passes, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
@@ -134,6 +135,9 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(dual_baselines::properties());
     out.extend(dual_delta_core::properties());
     out.extend(linear::properties());
+    out.extend(linear_claims::properties());
+    out.extend(linear_unzip::properties());
+    out.extend(linear_rings::properties());
     out.extend(soac_reverse::properties());
     out.extend(soac_loops::properties());
     out.extend(soac_framework::properties());

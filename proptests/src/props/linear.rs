@@ -43,7 +43,7 @@ pub const SIZE_TRANSPOSE: f64 = 4.0;
 /// Erasure.
 pub const SIZE_ERASE: f64 = 4.0;
 
-fn strategy(ret: RetKind) -> CaseStrategy {
+pub(super) fn strategy(ret: RetKind) -> CaseStrategy {
     CaseStrategy {
         specs: vec![
             GenSpec::new(Fragment::Scalar).size(28).ret(ret),
@@ -52,15 +52,15 @@ fn strategy(ret: RetKind) -> CaseStrategy {
     }
 }
 
-fn any() -> CaseStrategy {
+pub(super) fn any() -> CaseStrategy {
     strategy(RetKind::Any)
 }
 
-fn real() -> CaseStrategy {
+pub(super) fn real() -> CaseStrategy {
     strategy(RetKind::Real)
 }
 
-fn real_scalar() -> CaseStrategy {
+pub(super) fn real_scalar() -> CaseStrategy {
     strategy(RetKind::RealScalar)
 }
 
@@ -146,40 +146,40 @@ pub fn properties() -> Vec<Property> {
 }
 
 /// The stages of one case.
-struct Stages {
-    f: Function,
-    p: LinearProgram,
-    j: LinearProgram,
-    jname: String,
-    u: LinearProgram,
-    lin: String,
-    prim: String,
-    t: LinearProgram,
-    lin_t: String,
+pub(super) struct Stages {
+    pub(super) f: Function,
+    pub(super) p: LinearProgram,
+    pub(super) j: LinearProgram,
+    pub(super) jname: String,
+    pub(super) u: LinearProgram,
+    pub(super) lin: String,
+    pub(super) prim: String,
+    pub(super) t: LinearProgram,
+    pub(super) lin_t: String,
 }
 
 impl Stages {
     fn def<'a>(p: &'a LinearProgram, name: &str) -> Result<&'a LinearDef, String> {
         p.def(name).ok_or_else(|| format!("no def `{name}`"))
     }
-    fn jdef(&self) -> Result<&LinearDef, String> {
+    pub(super) fn jdef(&self) -> Result<&LinearDef, String> {
         Self::def(&self.j, &self.jname)
     }
-    fn lin_def(&self) -> Result<&LinearDef, String> {
+    pub(super) fn lin_def(&self) -> Result<&LinearDef, String> {
         Self::def(&self.u, &self.lin)
     }
-    fn t_def(&self) -> Result<&LinearDef, String> {
+    pub(super) fn t_def(&self) -> Result<&LinearDef, String> {
         Self::def(&self.t, &self.lin_t)
     }
 }
 
-fn show(p: &LinearProgram) -> String {
+pub(super) fn show(p: &LinearProgram) -> String {
     print::program(p)
 }
 
 /// A stage failed: a resource limit makes the case vacuous (`Ok(None)`), anything else
 /// is a failure.
-fn stage<T>(r: adora_core::Result<T>, what: &str) -> Result<Option<T>, String> {
+pub(super) fn stage<T>(r: adora_core::Result<T>, what: &str) -> Result<Option<T>, String> {
     match r {
         Ok(x) => Ok(Some(x)),
         Err(d) if d.kind == ErrorKind::Resource => Ok(None),
@@ -190,7 +190,7 @@ fn stage<T>(r: adora_core::Result<T>, what: &str) -> Result<Option<T>, String> {
 /// The bot transform (a precondition here, with its own properties): a program outside
 /// its fragment (`Unsupported`) or a resource limit makes the case vacuous; an internal
 /// error (bot could not reach its normal form) is a failure, never a skip.
-fn bot(f: &Function) -> Result<Option<Function>, String> {
+pub(super) fn bot(f: &Function) -> Result<Option<Function>, String> {
     bot_result(engine::build_free(f))
 }
 
@@ -203,7 +203,7 @@ fn bot_result(r: adora_core::Result<Function>) -> Result<Option<Function>, Strin
     }
 }
 
-fn stages(case: &Case) -> Result<Option<Stages>, String> {
+pub(super) fn stages(case: &Case) -> Result<Option<Stages>, String> {
     let f = load(case)?;
     let Some(g) = bot(&f)? else {
         return Ok(None);
@@ -246,7 +246,7 @@ macro_rules! stages_or_vacuous {
 }
 
 /// Runs the interpreter; a resource limit is `Ok(None)`.
-fn run(
+pub(super) fn run(
     p: &LinearProgram,
     f: &str,
     args: &[Value<Rat>],
@@ -268,15 +268,15 @@ macro_rules! run_or_vacuous {
 }
 
 /// Random values for a def's linear parameters.
-fn random_largs(d: &LinearDef, rng: &mut ChaCha8Rng) -> Vec<Value<Rat>> {
+pub(super) fn random_largs(d: &LinearDef, rng: &mut ChaCha8Rng) -> Vec<Value<Rat>> {
     d.lparams.iter().map(|p| random_value(&p.ty, rng)).collect()
 }
 
-fn static_work(p: &LinearProgram, f: &str) -> Result<u64, String> {
+pub(super) fn static_work(p: &LinearProgram, f: &str) -> Result<u64, String> {
     lin::work(p, f).map_err(|d: Diagnostic| format!("the lin model fails on `{f}`: {d}"))
 }
 
-fn shows(vs: &[Value<Rat>]) -> String {
+pub(super) fn shows(vs: &[Value<Rat>]) -> String {
     vs.iter().map(literal).collect::<Vec<_>>().join(", ")
 }
 
@@ -381,7 +381,7 @@ fn all_zero(vs: &[Value<Rat>]) -> bool {
 }
 
 /// The tape of the unzipped program on the case's inputs.
-fn tape(s: &Stages, case: &Case) -> Result<Option<Vec<Value<Rat>>>, String> {
+pub(super) fn tape(s: &Stages, case: &Case) -> Result<Option<Vec<Value<Rat>>>, String> {
     Ok(run(&s.u, &s.prim, &case.inputs, &[])?.map(|r| r.nl[1..].to_vec()))
 }
 
@@ -569,7 +569,7 @@ fn transpose_work(case: &Case) -> Outcome {
     Pass::figure(wt as f64 / wl as f64)
 }
 
-fn dot_all(a: &[Value<Rat>], b: &[Value<Rat>]) -> Rat {
+pub(super) fn dot_all(a: &[Value<Rat>], b: &[Value<Rat>]) -> Rat {
     a.iter()
         .zip(b)
         .fold(Rat::zero(), |acc, (x, y)| acc + dot(x, y))

@@ -6,6 +6,7 @@ mod backend;
 mod dual_delta;
 mod generators;
 mod kit;
+mod linear_claims;
 mod properties;
 mod runner;
 mod sized_cases;

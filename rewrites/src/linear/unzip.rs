@@ -151,6 +151,8 @@ fn unzip_def(
     let mut lin: Vec<Stmt> = Vec::new();
     let mut stored_always: HashSet<Name> = d.params.iter().map(|p| p.name.clone()).collect();
     let mut def_of: HashMap<Name, usize> = HashMap::new();
+    // Types of the tape variables bound by calls (fresh names the checker never saw).
+    let mut call_tape: HashMap<Name, adora_core::types::Type> = HashMap::new();
     for s in stmts {
         if let Stmt::Let(b, e) = &s {
             if let LKind::Call(g, args, largs) = &e.kind {
@@ -161,6 +163,9 @@ fn unzip_def(
                 let tape: Vec<Name> = (0..ntape)
                     .map(|k| names.fresh(&format!("{g}_t{k}")))
                     .collect();
+                for (v, ty) in tape.iter().zip(&gp.ret[b.nl.len().min(gp.ret.len())..]) {
+                    call_tape.insert(v.clone(), ty.clone());
+                }
                 let mut nl = b.nl.clone();
                 nl.extend(tape.iter().cloned());
                 for v in &nl {
@@ -229,7 +234,15 @@ fn unzip_def(
             }
         }
     }
-    let tape: Vec<Name> = tape.into_iter().map(|(_, v)| v).collect();
+    // A recomputed statement binds all its variables in the linear half (an unpacking
+    // binds several): none of them may also come from the tape, or the linear half would
+    // bind it twice.
+    let tape: Vec<Name> = tape
+        .into_iter()
+        .map(|(_, v)| v)
+        .filter(|v| !def_of.get(v).is_some_and(|k| recompute.contains(k)))
+        .collect();
+    let ty_of = |v: &str| call_tape.get(v).cloned().unwrap_or_else(|| dt.ty(v));
     // The linear def: recomputed statements and linear statements, in program order.
     // Recomputed statements depend only on the tape and on earlier recomputed
     // statements (never on linear values), so they can all go first, in program order.
@@ -239,7 +252,7 @@ fn unzip_def(
         .iter()
         .map(|v| Param {
             name: v.clone(),
-            ty: dt.ty(v),
+            ty: ty_of(v),
             span: Span::DUMMY,
         })
         .collect();
@@ -267,7 +280,7 @@ fn unzip_def(
     }
     kept.reverse();
     let mut ret = d.ret.clone();
-    ret.extend(tape.iter().map(|v| dt.ty(v)));
+    ret.extend(tape.iter().map(|v| ty_of(v)));
     if ys.len() != d.ret.len() {
         return Err(unsupported(
             d.span,

@@ -35,6 +35,7 @@ mod linear_golden;
 mod linear_jvp;
 mod linear_support;
 mod linear_transpose;
+mod linear_unzip_regress;
 mod nonfinite_literals;
 mod prims_table;
 mod regress_constant_lets;
