@@ -10,9 +10,9 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    backend, bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs,
-    soac_framework, soac_loops, soac_maps, soac_reverse, soac_rules, soac_while, tssa_deriv,
-    tssa_lower, tssa_passes, tssa_tl,
+    backend, bot, cost, dual, dual_symbolic, dual_symbolic_rev, engines, kit, lang, linear,
+    sem_arrays, semantics, soac, soac_costs, soac_framework, soac_loops, soac_maps, soac_reverse,
+    soac_rules, soac_while, tssa_deriv, tssa_lower, tssa_passes, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
 
@@ -126,9 +126,12 @@ pub fn catalogue() -> Vec<Property> {
     let mut out = Vec::new();
     out.extend(lang::properties());
     out.extend(semantics::properties());
+    out.extend(sem_arrays::properties());
     out.extend(cost::properties());
     out.extend(bot::properties());
     out.extend(dual::properties());
+    out.extend(dual_symbolic::properties());
+    out.extend(dual_symbolic_rev::properties());
     out.extend(linear::properties());
     out.extend(soac_reverse::properties());
     out.extend(soac_loops::properties());

@@ -1,6 +1,6 @@
 //! The properties, one module per area: [`backend`] (the kernel plan and CPU executor), [`lang`] (parser, printer, checker, elaboration),
-//! [`semantics`] (evaluators and the reference derivative), [`cost`] (cost models), [`bot`] (the bulk-operation transform), [`dual`] (dual-arrays
-//! reverse AD), [`linear`] (linearize, unzip, transpose), [`kit`] (the lowering kit), [`soac`] (engine `soac`'s lowering), [`soac_reverse`] (engine `soac`'s reverse mode), [`engines`] (the properties every registered
+//! [`semantics`] (evaluators and the reference derivative), [`cost`] (cost models), [`bot`] (the bulk-operation transform), [`dual`], [`dual_symbolic`] and [`dual_symbolic_rev`] (dual-arrays
+//! reverse AD), [`sem_arrays`] (array constructs, inlining), [`linear`] (linearize, unzip, transpose), [`kit`] (the lowering kit), [`soac`] (engine `soac`'s lowering), [`soac_reverse`] (engine `soac`'s reverse mode), [`engines`] (the properties every registered
 //! engine gets, generated from the registry), [`soac_rules`] (the reverse rules of engine `soac`), [`soac_maps`] and [`soac_costs`] (engine `soac`'s maps, accumulators and costs), [`soac_loops`] (its loop checkpointing policies), [`soac_framework`] (its framework rules), [`soac_while`] (while loops as bounded loops), [`tssa_tl`] (the tensor language's
 //! printer, parser, evaluator and cost model, seed 001), [`tssa_lower`] (engine `tssa`'s lowering, Tensor-SSA
 //! conversion and raising), [`tssa_deriv`] (its derivatives `D` and `R`),
@@ -13,10 +13,13 @@ pub mod backend;
 pub mod bot;
 pub mod cost;
 pub mod dual;
+pub mod dual_symbolic;
+pub mod dual_symbolic_rev;
 pub mod engines;
 pub mod kit;
 pub mod lang;
 pub mod linear;
+pub mod sem_arrays;
 pub mod semantics;
 pub mod soac;
 pub mod soac_costs;

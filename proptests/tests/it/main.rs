@@ -3,10 +3,12 @@
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
 mod backend;
+mod dual_symbolic;
 mod generators;
 mod kit;
 mod properties;
 mod runner;
+mod sem_arrays;
 mod sized_cases;
 mod sized_helper_cases;
 mod soac_loops;
