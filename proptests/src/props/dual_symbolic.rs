@@ -9,7 +9,7 @@
 //! (`adora_rewrites::dual::fragment::prepare`); a resource limit makes a case vacuous, any
 //! other error fails it.
 
-use super::util::{aux_rng, fail, load, opts, random_rat, random_tangents, random_value};
+use super::util::{aux_rng, fail, load, opts, random_rat, random_value};
 use crate::catalogue::{Check, Outcome, Pass, Property};
 use crate::gen::strategy::CaseStrategy;
 use crate::gen::{Case, Fragment, GenSpec, RetKind};
@@ -634,7 +634,6 @@ fn without_bot(case: &Case) -> Outcome {
     else {
         return Pass::vacuous();
     };
-    let _ = random_tangents;
     if nobot.value != want.value || nobot.grads != want.grads {
         return fail(format!(
             "without bot: value {}, gradients {:?}; reference: value {}, gradients {:?}",

@@ -235,7 +235,7 @@ fn scatter_adds(case: &Case) -> Outcome {
         return Pass::vacuous();
     }
     let mut rng = aux_rng(case, 51);
-    let tail = if xs.len() % 2 == 0 && rng.gen_bool(0.5) {
+    let tail = if xs.len().is_multiple_of(2) && rng.gen_bool(0.5) {
         2
     } else {
         1
