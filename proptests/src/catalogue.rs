@@ -10,9 +10,9 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    backend, bot, cost, dual, dual_baselines, dual_dag, dual_delta, dual_delta_core, engines, kit,
-    lang, linear, linear_claims, linear_rings, linear_unzip, semantics, soac, soac_costs,
-    soac_framework, soac_loops, soac_maps, soac_reverse,
+    backend, bot, cost, dual, dual_baselines, dual_dag, dual_delta, dual_delta_core, dual_symbolic,
+    dual_symbolic_rev, engines, kit, lang, linear, linear_claims, linear_rings, linear_unzip,
+    sem_arrays, semantics, soac, soac_costs, soac_framework, soac_loops, soac_maps, soac_reverse,
     soac_rules, soac_while, tssa_deriv, tssa_lower, tssa_passes, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
@@ -127,6 +127,7 @@ pub fn catalogue() -> Vec<Property> {
     let mut out = Vec::new();
     out.extend(lang::properties());
     out.extend(semantics::properties());
+    out.extend(sem_arrays::properties());
     out.extend(cost::properties());
     out.extend(bot::properties());
     out.extend(dual::properties());
@@ -134,6 +135,8 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(dual_dag::properties());
     out.extend(dual_baselines::properties());
     out.extend(dual_delta_core::properties());
+    out.extend(dual_symbolic::properties());
+    out.extend(dual_symbolic_rev::properties());
     out.extend(linear::properties());
     out.extend(linear_claims::properties());
     out.extend(linear_unzip::properties());

@@ -4,11 +4,13 @@
 
 mod backend;
 mod dual_delta;
+mod dual_symbolic;
 mod generators;
 mod kit;
 mod linear_claims;
 mod properties;
 mod runner;
+mod sem_arrays;
 mod sized_cases;
 mod sized_helper_cases;
 mod soac_loops;

@@ -182,6 +182,42 @@ pub fn runtime_vjp_normal<S: Scalar>(
     })
 }
 
+/// The runtime pipeline's VJP **without bot** (seed 000 App. D.2, §9: AD is decoupled
+/// from bot): the forward pass evaluates each `build` point by point
+/// ([`forward::run_with_builds`]), then the runtime reverse pass. Same answers as
+/// [`runtime_vjp`], with one `Index` node (and one one-hot) per executed index; a test
+/// entry for `dual/without-bot-agrees`, not an engine route.
+pub fn runtime_vjp_without_bot<S: Scalar>(
+    f: &Function,
+    inputs: &[Value<S>],
+    cotangent: &Value<S>,
+    opts: &EvalOptions,
+) -> Result<(Gradient<S>, RuntimeStats)> {
+    check_cotangent(f, cotangent)?;
+    adora_core::with_stack(|| adora_core::check::check_function(f))?;
+    super::fragment::check_fragment(f, "dual", true)?;
+    adora_core::with_stack(|| {
+        let fw = forward::run_with_builds(f, inputs, opts)?;
+        let deltas: Vec<RDelta<S>> = fw.result.deltas();
+        let mut cts = Vec::new();
+        real_leaves(cotangent, &mut cts);
+        let delta_nodes = super::delta::node_count_all(&deltas);
+        let roots: Vec<(RDelta<S>, Tensor<S>)> = deltas.into_iter().zip(cts).collect();
+        let bp = backprop(roots, fw.inputs);
+        Ok((
+            Gradient {
+                value: fw.result.primal(),
+                grads: grads_of(inputs, bp.grads),
+            },
+            RuntimeStats {
+                delta_nodes,
+                one_hots: bp.one_hots,
+                shares: bp.shares,
+            },
+        ))
+    })
+}
+
 /// The number of Delta nodes the runtime forward pass builds for the build-free `g` on
 /// `inputs` (all real components of the result, `Share` bodies once).
 pub fn runtime_delta_nodes<S: Scalar>(

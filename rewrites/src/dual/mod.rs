@@ -35,6 +35,6 @@ pub mod value;
 
 pub use engine::{
     delta_text, eval_gradient_program, gradient_program, runtime_delta_nodes, runtime_jvp,
-    runtime_jvp_normal, runtime_vjp, runtime_vjp_normal, vjp_program, Dual, DualScalar,
-    GradientProgram, RuntimeStats,
+    runtime_jvp_normal, runtime_vjp, runtime_vjp_normal, runtime_vjp_without_bot, vjp_program,
+    Dual, DualScalar, GradientProgram, RuntimeStats,
 };

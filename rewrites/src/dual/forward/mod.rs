@@ -53,6 +53,8 @@ pub struct Forward<'o, S: Scalar> {
     pub ids: Ids,
     ck: Checks<'o, S>,
     diff: bool,
+    /// Whether `build` is evaluated (the pipeline without bot, [`run_with_builds`]).
+    builds: bool,
 }
 
 /// The result of the forward pass over a whole function.
@@ -82,8 +84,31 @@ pub fn run<S: Scalar>(
     inputs: &[Value<S>],
     opts: &EvalOptions,
 ) -> Result<ForwardResult<S>> {
+    run_with(f, inputs, opts, false)
+}
+
+/// Runs the forward pass of `f` on `inputs` **without bot** (seed 000 §4.4, App. D.2: AD
+/// is decoupled from bot): a `build` is evaluated point by point, its body's dual arrays
+/// stacked (`Stack` of the per-point Deltas), so every executed `index` inside it gives
+/// its own `Index` node, the one-hot problem of §4.4. Correct, only less efficient; a
+/// `build` with an empty extent is `Unsupported` (its element type is not at hand).
+pub fn run_with_builds<S: Scalar>(
+    f: &Function,
+    inputs: &[Value<S>],
+    opts: &EvalOptions,
+) -> Result<ForwardResult<S>> {
+    run_with(f, inputs, opts, true)
+}
+
+fn run_with<S: Scalar>(
+    f: &Function,
+    inputs: &[Value<S>],
+    opts: &EvalOptions,
+    builds: bool,
+) -> Result<ForwardResult<S>> {
     check_inputs(f, inputs)?;
     let mut fw = Forward::new(opts);
+    fw.builds = builds;
     let mut next = 0usize;
     for (p, v) in f.params.iter().zip(inputs) {
         let dv = seed_input(v, &mut next);
@@ -104,6 +129,7 @@ impl<'o, S: Scalar> Forward<'o, S> {
             ids: Ids::new(),
             ck: Checks::new(opts),
             diff: true,
+            builds: false,
         }
     }
 
@@ -217,6 +243,7 @@ impl<'o, S: Scalar> Forward<'o, S> {
             ExprKind::Index(x, ix) => self.index(e, x, ix),
             ExprKind::Gather(sh, x, bs, ix) => self.gather(e, sh, x, bs, ix),
             ExprKind::Scatter(sh, x, bs, ix) => self.scatter(e, sh, x, bs, ix),
+            ExprKind::Build(sh, bs, body) if self.builds => self.build(e, sh, bs, body, 0),
             ExprKind::Build(..) => Err(unsupported(e, "`build` (run bot first)")),
             other => Err(unsupported(e, &format!("`{}`", other.form_name()))),
         }?;
@@ -318,6 +345,32 @@ impl<'o, S: Scalar> Forward<'o, S> {
             }
             _ => Err(ill(e.span, "an array literal needs array elements")),
         }
+    }
+
+    /// `build sh (bs => body)` point by point from dimension `k` on (only without bot,
+    /// [`run_with_builds`]): the stack of the body's dual arrays.
+    fn build(
+        &mut self,
+        e: &Expr,
+        sh: &[usize],
+        bs: &[Name],
+        body: &Expr,
+        k: usize,
+    ) -> Result<DV<S>> {
+        let (Some(&n), Some(b)) = (sh.get(k), bs.get(k)) else {
+            return self.eval(body);
+        };
+        if n == 0 {
+            return Err(unsupported(e, "a `build` with an empty extent without bot"));
+        }
+        let mut vs = Vec::with_capacity(n);
+        for i in 0..n {
+            self.env.push(b, DV::Z(Rc::new(Tensor::scalar(i as i64))));
+            let v = self.build(e, sh, bs, body, k + 1);
+            self.env.pop(b);
+            vs.push(v?);
+        }
+        self.stack(e, vs)
     }
 
     /// Evaluates index terms by 𝒩 (integers; no Deltas).

@@ -91,8 +91,45 @@ fn seeds(sv: &SV, at: Expr, out: &mut Vec<(Delta<Sym>, SymCt)>) {
     }
 }
 
+/// The parts of a gradient program before global sharing becomes `let`s (a read-only
+/// view for the properties of seed 000 §7.3–§7.4 and App. C.2, `dual/...`): the primal
+/// bindings of Eq. 6, the table of shared cotangents the symbolic reverse pass built
+/// (ids ascending, each named as its `let` will be), and the result tuple whose
+/// cotangent terms still hold share references ([`crate::kit::lets::reference`]).
+/// [`gradient_program`] is [`GradientParts::finish`] of this.
+#[derive(Clone, Debug)]
+pub struct GradientParts {
+    /// The primal bindings (the separated form's `let` chain).
+    pub bindings: Vec<crate::kit::anf::TypedLet>,
+    /// The shared cotangents by id, with the names of their `let`s.
+    pub table: std::collections::BTreeMap<u64, crate::kit::lets::Shared>,
+    /// `(primal result, gradient of each real parameter…)` with share references (the
+    /// primal result alone when no parameter has reals).
+    pub result: Expr,
+    /// The function's signature: parameters (with `dret` last) and result type.
+    pub params: Vec<Param>,
+    /// The result type.
+    pub ret: Type,
+    /// See [`GradientProgram::real_params`].
+    pub real_params: Vec<usize>,
+    /// See [`GradientProgram::dret`].
+    pub dret: Name,
+    /// See [`GradientProgram::delta_nodes`].
+    pub delta_nodes: usize,
+    /// See [`GradientProgram::one_hots`].
+    pub one_hots: usize,
+    /// The source function's name and span (for the assembled program).
+    name: Name,
+    span: Span,
+}
+
 /// Builds the gradient program of a well-typed, build-free elaborated function.
 pub fn gradient_program(f: &Function) -> Result<GradientProgram> {
+    gradient_parts(f)?.finish()
+}
+
+/// The gradient program's parts before sharing becomes `let`s (see [`GradientParts`]).
+pub fn gradient_parts(f: &Function) -> Result<GradientParts> {
     let sep = separate(f)?;
     let mut names = sep.names;
     let primal_result = sep.result.primal();
@@ -144,36 +181,55 @@ pub fn gradient_program(f: &Function) -> Result<GradientProgram> {
     } else {
         (mk(ExprKind::Tuple(parts)), Type::Tuple(ret_types))
     };
-    let shared_cotangents = table.len();
     let table = crate::kit::lets::named(table, &mut names, "ct");
-    let gradient = crate::kit::lets::bind_shared(&result, &table);
-    let body = crate::kit::anf::wrap(&sep.bindings, gradient);
     let mut params: Vec<Param> = f.params.clone();
     params.push(Param {
         name: dret.clone(),
         ty: f.ret.clone(),
         span: Span::DUMMY,
     });
-    let function = Function {
-        name: f.name.clone(),
+    Ok(GradientParts {
+        bindings: sep.bindings,
+        table,
+        result,
         params,
         ret,
-        body,
-    };
-    adora_core::with_stack(|| check_function(&function)).map_err(|d| {
-        Diagnostic::new(
-            ErrorKind::Internal,
-            f.body.span,
-            format!("internal error: the gradient program does not type-check: {d}"),
-        )
-    })?;
-    Ok(GradientProgram {
-        function,
         real_params,
         dret,
         delta_nodes,
-        shared_cotangents,
-        primal_bindings: sep.bindings.len(),
         one_hots,
+        name: f.name.clone(),
+        span: f.body.span,
     })
+}
+
+impl GradientParts {
+    /// The gradient program: shared cotangents bound by `let`s in ascending id order
+    /// (§7.4, [`crate::kit::lets::bind_shared`]) after the primal bindings; type-checked.
+    pub fn finish(self) -> Result<GradientProgram> {
+        let gradient = crate::kit::lets::bind_shared(&self.result, &self.table);
+        let body = crate::kit::anf::wrap(&self.bindings, gradient);
+        let function = Function {
+            name: self.name.clone(),
+            params: self.params,
+            ret: self.ret,
+            body,
+        };
+        adora_core::with_stack(|| check_function(&function)).map_err(|d| {
+            Diagnostic::new(
+                ErrorKind::Internal,
+                self.span,
+                format!("internal error: the gradient program does not type-check: {d}"),
+            )
+        })?;
+        Ok(GradientProgram {
+            function,
+            real_params: self.real_params,
+            dret: self.dret,
+            delta_nodes: self.delta_nodes,
+            shared_cotangents: self.table.len(),
+            primal_bindings: self.bindings.len(),
+            one_hots: self.one_hots,
+        })
+    }
 }
