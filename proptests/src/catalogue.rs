@@ -10,7 +10,7 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    backend, bot, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs,
+    backend, bot, bot_claims, cost, dual, engines, kit, lang, linear, semantics, soac, soac_costs,
     soac_framework, soac_loops, soac_maps, soac_reverse, soac_rules, soac_while, tssa_deriv,
     tssa_lower, tssa_passes, tssa_tl,
 };
@@ -128,6 +128,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(semantics::properties());
     out.extend(cost::properties());
     out.extend(bot::properties());
+    out.extend(bot_claims::properties());
     out.extend(dual::properties());
     out.extend(linear::properties());
     out.extend(soac_reverse::properties());

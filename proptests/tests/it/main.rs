@@ -3,6 +3,7 @@
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
 mod backend;
+mod bot_claims;
 mod generators;
 mod kit;
 mod properties;
