@@ -1,5 +1,5 @@
 //! The properties, one module per area: [`backend`] (the kernel plan and CPU executor), [`lang`] (parser, printer, checker, elaboration),
-//! [`semantics`] (evaluators and the reference derivative), [`sem_arrays`] (array constructs, inlining), [`cost`] (cost models), [`bot`] (the bulk-operation transform), [`dual`] (dual-arrays
+//! [`semantics`] (evaluators and the reference derivative), [`sem_arrays`] (array constructs, inlining), [`cost`] (cost models), [`bot`] (the bulk-operation transform) and [`bot_claims`] (its rule system's claims), [`dual`] (dual-arrays
 //! reverse AD; its Delta terms and evaluators in [`dual_delta`], their DAG structure in [`dual_dag`], baselines in [`dual_baselines`], the Delta as a core program in [`dual_delta_core`], the forward transformation in [`dual_symbolic`], the symbolic reverse pass in [`dual_symbolic_rev`]), [`linear`] (linearize, unzip, transpose; seed 002's remaining claims in [`linear_claims`], [`linear_unzip`] and [`linear_rings`]), [`kit`] (the lowering kit), [`soac`] (engine `soac`'s lowering), [`soac_reverse`] (engine `soac`'s reverse mode), [`engines`] (the properties every registered
 //! engine gets, generated from the registry), [`soac_rules`] (the reverse rules of engine `soac`), [`soac_maps`] and [`soac_costs`] (engine `soac`'s maps, accumulators and costs), [`soac_loops`] (its loop checkpointing policies), [`soac_framework`] (its framework rules), [`soac_while`] (while loops as bounded loops), [`tssa_tl`] (the tensor language's
 //! printer, parser, evaluator and cost model, seed 001), [`tssa_lower`] (engine `tssa`'s lowering, Tensor-SSA
@@ -11,6 +11,7 @@
 pub mod alpha;
 pub mod backend;
 pub mod bot;
+pub mod bot_claims;
 pub mod cost;
 pub mod dual;
 pub mod dual_baselines;

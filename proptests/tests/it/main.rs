@@ -5,6 +5,7 @@
 mod backend;
 mod dual_delta;
 mod dual_symbolic;
+mod bot_claims;
 mod generators;
 mod kit;
 mod linear_claims;

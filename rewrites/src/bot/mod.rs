@@ -63,6 +63,13 @@ pub struct BotConfig {
     /// form exists (pushing indexes through every `let`-bound definition, say); a few more
     /// iterations let cheaper forms appear, then the phase stops with a goal.
     pub settle: Option<usize>,
+    /// The order in which the rules are handed to egg: `None` is the table's order
+    /// ([`RULES`]); `Some(seed)` a permutation of it determined by `seed` (used by the
+    /// property `bot/confluent`: normal forms must not depend on rule order).
+    pub rule_order: Option<u64>,
+    /// The scheduler: `None` is egg's simple scheduler (every rule, every iteration);
+    /// `Some((match_limit, ban_length))` egg's backoff scheduler with those parameters.
+    pub backoff: Option<(usize, usize)>,
 }
 
 impl Default for BotConfig {
@@ -73,6 +80,8 @@ impl Default for BotConfig {
             node_limit: 400_000,
             time_limit: Duration::from_secs(60),
             settle: Some(2),
+            rule_order: None,
+            backoff: None,
         }
     }
 }
@@ -98,14 +107,48 @@ impl BotConfig {
         self.settle = settle;
         self
     }
-    /// The rule phase these limits describe (the simple scheduler: every rule,
-    /// every iteration; with a goal when `settle` is set).
+    /// Hands the rules to egg in the order determined by `seed` (`None`: the table's).
+    pub fn with_rule_order(mut self, seed: Option<u64>) -> BotConfig {
+        self.rule_order = seed;
+        self
+    }
+    /// Uses egg's backoff scheduler with these parameters (`None`: the simple one).
+    pub fn with_backoff(mut self, backoff: Option<(usize, usize)>) -> BotConfig {
+        self.backoff = backoff;
+        self
+    }
+    /// The rules in the order of `rule_order` (a Fisher–Yates shuffle driven by
+    /// splitmix64, so the same seed gives the same order on every platform).
+    fn ordered_rules(&self) -> Vec<Rewrite<Ir, IrAnalysis>> {
+        let mut rs = rules();
+        let Some(seed) = self.rule_order else {
+            return rs;
+        };
+        let mut state = seed;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        for k in (1..rs.len()).rev() {
+            let j = (next() % (k as u64 + 1)) as usize;
+            rs.swap(k, j);
+        }
+        rs
+    }
+    /// The rule phase these limits describe (the simple scheduler unless `backoff` is
+    /// set; with a goal when `settle` is set).
     fn phase(&self) -> Phase {
         let phase = Phase::new("bot")
             .with_iter_limit(self.iter_limit)
             .with_node_limit(self.node_limit)
-            .with_time_limit(self.time_limit)
-            .with_simple_scheduler();
+            .with_time_limit(self.time_limit);
+        let phase = match self.backoff {
+            None => phase.with_simple_scheduler(),
+            Some((m, b)) => phase.with_backoff(m, b),
+        };
         let Some(extra) = self.settle else {
             return phase;
         };
@@ -229,7 +272,7 @@ pub fn transform(f: &Function, cfg: &BotConfig) -> Result<BotOutcome> {
 /// one phase; the extracted program's names come from `supply`.
 fn transform_segment(f: &Function, cfg: &BotConfig, supply: &mut NameSupply) -> Result<BotOutcome> {
     let mut tr = translate(f)?;
-    let rules = rules();
+    let rules = cfg.ordered_rules();
     let phase = cfg.phase();
     let report = run_phase(&mut tr, &rules, &phase)?;
     let figures = format!(

@@ -143,4 +143,8 @@ pub static RULES: &[RuleInfo] = &[
     r("bot/gather-gather", "horde-ad's rule set (12, gather fusion)", "gather(s, gather(s2, src, bs2 => xs2), bs => ys)", "gather(s, src, bs => xs2[bs2 := ys] ++ ys[|bs2|..]) when |ys| >= |bs2|; else gather(s ++ s2[|ys|..], src, (bs, bs2[|ys|..]) => xs2[bs2 := ys])", "bounds prove every substituted ys_d in [0, s2_d); fused components no deeper than 6; binder names disjoint; no capture"),
     r("bot/gather-index", "horde-ad's rule set (10, inverse)", "gather(s, v[js], bs => xs)", "gather(s, v, bs => (js, xs))", "FV(js) ∩ bs = ∅"),
     r("bot/gather-transpose", "horde-ad's rule set (12, transpose)", "gather(s, transpose(p, e), bs => xs)", "gather(s, e, bs => xs') with xs'[p[d]] = xs[d]", "p fixes every dim >= |xs|"),
+    r("bot/transpose-transpose", "our decision (docs/rules/bot.md, Layout simplifications); cf. horde-ad's rule set (transpose of transpose)", "transpose(p, transpose(q, e))", "transpose(r, e) with r[k] = q[p[k]] (e when r is the identity)", ""),
+    r("bot/transpose-identity", "our decision (docs/rules/bot.md, Layout simplifications)", "transpose([0, 1, ..., r-1], e)", "e", ""),
+    r("bot/reshape-identity", "our decision (docs/rules/bot.md, Layout simplifications); cf. horde-ad's rule set (reshape to the same shape)", "reshape(s, e)", "e", "e has shape s"),
+    r("bot/reshape-reshape", "our decision (docs/rules/bot.md, Layout simplifications); cf. horde-ad's rule set (reshape of reshape)", "reshape(s, reshape(t, e))", "reshape(s, e) (e when e has shape s)", ""),
 ];

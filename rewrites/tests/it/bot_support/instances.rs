@@ -436,6 +436,28 @@ fn fig11_gather(out: &mut Vec<(String, Vec<String>)>) {
         "gather-transpose",
         &["def main(x: R[{N},{M}], j: Z) -> R[{K}] = gather([{K}], transpose([1, 0], x), b => [b % {M}, j])"],
     );
+    add(
+        "transpose-transpose",
+        &[
+            "def main(x: R[{N},{M}]) -> R[{N},{M}] = transpose([1, 0], transpose([1, 0], x))",
+            "def main(x: R[{N},{M},{K}]) -> R[{N},{K},{M}] = transpose([1, 0, 2], transpose([2, 0, 1], x))",
+        ],
+    );
+    add(
+        "transpose-identity",
+        &["def main(x: R[{N},{M}]) -> R[{N},{M}] = transpose([0, 1], x) * 2.0"],
+    );
+    add(
+        "reshape-identity",
+        &["def main(x: R[{N},{M}]) -> R[{N},{M}] = reshape([{N}, {M}], x + x)"],
+    );
+    add(
+        "reshape-reshape",
+        &[
+            "def main(x: R[{N},{M}]) -> R[{M},{N}] = reshape([{M}, {N}], reshape([{NM}], x))",
+            "def main(x: R[{N},{M}]) -> R[{N},{M}] = reshape([{N}, {M}], reshape([{M}, {N}], x))",
+        ],
+    );
 }
 
 /// IR-level instances for rules whose left side the concrete syntax cannot write: a
