@@ -3,9 +3,9 @@
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
 mod backend;
+mod bot_claims;
 mod dual_delta;
 mod dual_symbolic;
-mod bot_claims;
 mod generators;
 mod kit;
 mod linear_claims;
