@@ -255,7 +255,7 @@ fn pe_cost(d: &[usize]) -> Outcome {
     let p = pe(&c)?;
     neutral(&c, &l, &p, true)
 }
-fn gp_nf(d: &[usize]) -> Outcome {
+fn gp_nf_run(d: &[usize]) -> Outcome {
     let c = case(d);
     let (_, g) = gp(&c)?;
     if is_gp_nf(&g, &c.inputs) {
@@ -264,12 +264,12 @@ fn gp_nf(d: &[usize]) -> Outcome {
         Err(format!("not in GP-NF: {g}\n{}", show(&c, &c.term)))
     }
 }
-fn gp_sem(d: &[usize]) -> Outcome {
+fn gp_sem_run(d: &[usize]) -> Outcome {
     let c = case(d);
     let (p, g) = gp(&c)?;
     same(&c, &p, &g, false)
 }
-fn gp_cost(d: &[usize]) -> Outcome {
+fn gp_cost_run(d: &[usize]) -> Outcome {
     let c = case(d);
     let (p, g) = gp(&c)?;
     let (a, b) = (cost(&c, &p)?, cost(&c, &g)?);
@@ -284,7 +284,7 @@ fn gp_cost(d: &[usize]) -> Outcome {
 /// a normal form with the same value and the same cost `C` (confluence up to the choice
 /// among equal-cost normal forms: the terms themselves may differ in the order of
 /// independent lets, docs/engines/tssa-passes.md).
-fn terminate(d: &[usize]) -> Outcome {
+fn terminate_run(d: &[usize]) -> Outcome {
     let c = case(d);
     let mut rng = ChaCha8Rng::seed_from_u64(seed(d) ^ 0x5eed);
     let mut order = |n: usize| {
@@ -421,6 +421,35 @@ rule_props! {
     r5_23, GenPush, "5.23", "tl/5-23-sound";
     r5_24, GenPush, "5.24", "tl/5-24-sound";
     r5_24a, GenPush, "5.24a", "tl/5-24a-sound";
+}
+
+/// A gen push-out stopped by the runner's wall-clock safety net (the time limit of
+/// `Limits`, never reached by a deterministic limit) depends on the machine's load, not on
+/// the case: such a case is vacuous, so the same seed gives the same verdict. The
+/// deterministic limits (iterations, e-nodes) still fail the property.
+fn clocked(r: Outcome) -> Outcome {
+    match r {
+        Err(m) if m.contains("the time limit (") && m.contains("was reached before saturation") => {
+            Pass::vacuous()
+        }
+        r => r,
+    }
+}
+
+fn gp_nf(d: &[usize]) -> Outcome {
+    clocked(gp_nf_run(d))
+}
+
+fn gp_sem(d: &[usize]) -> Outcome {
+    clocked(gp_sem_run(d))
+}
+
+fn gp_cost(d: &[usize]) -> Outcome {
+    clocked(gp_cost_run(d))
+}
+
+fn terminate(d: &[usize]) -> Outcome {
+    clocked(terminate_run(d))
 }
 
 fn prop(
