@@ -2,35 +2,10 @@
 //! (seed 000 §2.2–§2.7, §4.1–§4.4, App. A): a fixed seed and a case count that keeps the
 //! file under about 20 s, failing with the shrunk counterexample.
 
-use adora_proptests::catalogue::find;
-use adora_proptests::runner::{run_property, CheckConfig};
-
 const SEED: u64 = 0x0D17_A000;
 
 fn check(name: &str, cases: u32) {
-    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
-    let r = run_property(
-        &p,
-        &CheckConfig {
-            cases,
-            seed: SEED,
-            filter: None,
-            jobs: 1,
-        },
-    );
-    println!(
-        "{name}: {} cases, {:.2}s, {}",
-        r.cases_run,
-        r.elapsed.as_secs_f64(),
-        r.figure.as_deref().unwrap_or("")
-    );
-    if r.failures > 0 {
-        panic!(
-            "property {name} failed:\n{}",
-            r.counterexample.unwrap_or_default()
-        );
-    }
-    assert_eq!(r.cases_run, cases);
+    crate::properties::check_seeded(name, cases, SEED);
 }
 
 macro_rules! property_tests {

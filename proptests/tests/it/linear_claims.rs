@@ -2,35 +2,10 @@
 //! X6b, X6c, X7.1.4, X7.2 and X10): one test per property, a fixed seed, failing with the
 //! shrunk counterexample (as `properties.rs`).
 
-use adora_proptests::catalogue::find;
-use adora_proptests::runner::{run_property, CheckConfig};
-
 const SEED: u64 = 0x00AD_0A5E_ED02;
 
 fn check(name: &str, cases: u32) {
-    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
-    let r = run_property(
-        &p,
-        &CheckConfig {
-            cases,
-            seed: SEED,
-            filter: None,
-            jobs: 1,
-        },
-    );
-    println!(
-        "{name}: {} cases, {:.2}s, {}",
-        r.cases_run,
-        r.elapsed.as_secs_f64(),
-        r.figure.as_deref().unwrap_or("")
-    );
-    if r.failures > 0 {
-        panic!(
-            "property {name} failed:\n{}",
-            r.counterexample.unwrap_or_default()
-        );
-    }
-    assert_eq!(r.cases_run, cases);
+    crate::properties::check_seeded(name, cases, SEED);
 }
 
 #[test]

@@ -6,13 +6,15 @@ use adora_proptests::runner::{run_catalogue, run_property, CheckConfig};
 
 const SEED: u64 = 0x00AD_0A5E_ED00;
 
-fn check(name: &str, cases: u32) {
+/// Runs property `name` for `cases` cases from `seed`, printing its report line and
+/// panicking with the shrunk counterexample (the helper every test file of properties uses).
+pub fn check_seeded(name: &str, cases: u32, seed: u64) {
     let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
     let r = run_property(
         &p,
         &CheckConfig {
             cases,
-            seed: SEED,
+            seed,
             filter: None,
             jobs: 1,
         },
@@ -30,6 +32,10 @@ fn check(name: &str, cases: u32) {
         );
     }
     assert_eq!(r.cases_run, cases);
+}
+
+fn check(name: &str, cases: u32) {
+    check_seeded(name, cases, SEED);
 }
 
 #[test]
