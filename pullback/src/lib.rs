@@ -1,0 +1,17 @@
+//! The pullback calculus: a small higher-order language next to the core language in which
+//! reverse-mode AD is a reduction strategy.
+//!
+//! Paper: Mak and Ong, *A Differential-form Pullback Programming Language for Higher-order
+//! Reverse-mode Automatic Differentiation* (§2 background, §3 the language, §3.2
+//! A-reductions, §3.3 pullback and Jacobian reductions, §3.4 the call-by-value strategy).
+//! The extracted text of the paper lost every formula; the reconstruction this crate
+//! implements, and which parts of it are the paper's, reconstructed or our own decisions,
+//! is in docs/engines/pullback.md.
+//!
+//! | module | job | paper |
+//! |---|---|---|
+//! | [`syntax`] | types, function symbols, terms, free variables, α-equivalence | §3.1 (Figs. 1–2) |
+//! | [`print`] | the concrete syntax of terms and types (the parser reads it back) | — |
+
+pub mod print;
+pub mod syntax;

@@ -1,0 +1,3 @@
+//! Integration tests of the pullback calculus, one module per topic.
+
+mod syntax;
