@@ -117,3 +117,29 @@ fn a_construct_the_plan_refuses_is_unsupported_with_its_position() {
     assert!(err.contains("p.adl:2:3: error[unsupported]"), "{err}");
     assert!(err.contains("non-scalar slices"), "{err}");
 }
+
+/// Regression (`adora check --seed 424242`, `backend/cpu-equals-exact`): the `dual`
+/// gradient of `sum(0.0 * …)` reduces a product with a scalar buffer, which the matrix
+/// product recogniser indexed as a vector and panicked on.
+#[test]
+fn a_reduction_of_a_product_with_a_scalar_buffer_is_not_a_matrix_product() {
+    let p = file(
+        "scalar-product",
+        "def main(z: R) -> R =\n  sum(0.0 * replicate(4, replicate(1, z)))\n",
+    );
+    let o = adora(&[
+        "run",
+        p.to_str().unwrap(),
+        "--engine",
+        "dual",
+        "--grad",
+        "--input",
+        "z=0",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("value: 0") && out.contains("z: 0"),
+        "{out}"
+    );
+}

@@ -35,6 +35,11 @@ fn product(
     let try_pair = |x: &Sx, y: &Sx| -> Option<KernelKind> {
         let (a, sa, ia) = load_vars(x)?;
         let (b, sb, ib) = load_vars(y)?;
+        // Only vectors and matrices are operands: a load of a scalar buffer (no index) is
+        // a scaling, not a contraction.
+        if !(1..=2).contains(&ia.len()) || !(1..=2).contains(&ib.len()) {
+            return None;
+        }
         // Every operand's contracted dimension is `k`, and the result covers the operands.
         let ka = if ia.len() == 2 && ia[0] == l {
             sa[0]
