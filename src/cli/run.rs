@@ -1,6 +1,9 @@
-//! `adora run F --backend cpu|cuda [--engine E --grad|--vjp C] --input …`: the program, or
-//! an engine's derivative program, lowered to a kernel plan and run by a backend
-//! (docs/backend.md). `--repeat N` times N calls and prints the minimum and the median.
+//! `adora run F --backend cpu|cuda|interp [--engine E --grad|--vjp C] --input …`: the
+//! program, or an engine's derivative program, lowered to a kernel plan and run by a
+//! backend, or evaluated by the interpretive f64 evaluator (docs/backend.md). `--repeat N`
+//! times N calls and prints the minimum and the median, and for a plan its counted memory
+//! traffic and the median call's bandwidth against the machine's measured copy bandwidth
+//! (docs/backend.md, "Memory traffic").
 
 use super::diff::print_gradient;
 use super::error::CliError;
@@ -24,6 +27,19 @@ pub enum Backend {
     /// CUDA kernels compiled by NVRTC and launched through cudarc (needs a driver and a
     /// device; without them: "no CUDA device", exit 2).
     Cuda,
+    /// No plan: the interpretive evaluator of `adora eval --numeric f64`
+    /// (`adora_semantics::eval`), to compare its time per call with the backends'.
+    Interp,
+}
+
+impl Backend {
+    fn name(self) -> &'static str {
+        match self {
+            Backend::Cpu => "cpu",
+            Backend::Cuda => "cuda",
+            Backend::Interp => "interp",
+        }
+    }
 }
 
 /// Options of `adora run`.
@@ -59,6 +75,12 @@ pub struct RunCmd {
     /// Time this many calls and print the time per call (minimum and median).
     #[arg(long, value_name = "N")]
     pub repeat: Option<usize>,
+    /// Most evaluation steps of one call of `--backend interp` before a resource error.
+    #[arg(long, value_name = "N", default_value_t = adora_semantics::eval::EvalOptions::default().max_steps)]
+    pub max_steps: u64,
+    /// Most bytes of arrays one call of `--backend interp` may allocate.
+    #[arg(long, value_name = "BYTES", default_value_t = adora_semantics::eval::EvalOptions::default().max_memory)]
+    pub max_memory: u64,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -77,8 +99,8 @@ impl RunCmd {
             engine: None,
             checkpoint: None,
             strict: false,
-            max_steps: adora_semantics::eval::EvalOptions::default().max_steps,
-            max_memory: adora_semantics::eval::EvalOptions::default().max_memory,
+            max_steps: self.max_steps,
+            max_memory: self.max_memory,
             format: self.format,
         }
     }
@@ -117,16 +139,26 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
             (dp.function.clone(), args, Some(dp))
         }
     };
-    let plan = adora_gpu::plan::plan(&func).map_err(|d| render(&l, &d))?;
+    // The interpreter needs no plan (and runs what the plan refuses).
+    let plan = match c.backend {
+        Backend::Interp => None,
+        _ => Some(adora_gpu::plan::plan(&func).map_err(|d| render(&l, &d))?),
+    };
+    let opts = super::diff::options(&ra);
     let call = || -> Result<Value<f64>, CliError> {
-        match c.backend {
-            Backend::Cpu => adora_gpu::cpu::run(&plan, &args).map_err(|d| render(&l, &d)),
-            Backend::Cuda => adora_gpu::cuda::run(&plan, &args).map_err(|e| match e {
+        match (c.backend, &plan) {
+            (Backend::Cpu, Some(plan)) => {
+                adora_gpu::cpu::run(plan, &args).map_err(|d| render(&l, &d))
+            }
+            (Backend::Cuda, Some(plan)) => adora_gpu::cuda::run(plan, &args).map_err(|e| match e {
                 adora_gpu::cuda::CudaError::NoDevice(why) => {
                     inputs::plain_error(ErrorKind::Unsupported, format!("no CUDA device: {why}"))
                 }
                 adora_gpu::cuda::CudaError::Failed(d) => render(&l, &d),
             }),
+            _ => adora_semantics::eval::eval(&func, &args, &opts)
+                .map(|(v, _)| v)
+                .map_err(|d| render(&l, &d)),
         }
     };
     let out = call()?;
@@ -152,16 +184,43 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
         }
         times.sort_by(f64::total_cmp);
         let ms = |s: f64| s * 1e3;
+        let median = times[times.len() / 2];
         println!(
             "time per call ({} calls, {} backend): min {:.4} ms, median {:.4} ms",
             times.len(),
-            match c.backend {
-                Backend::Cpu => "cpu",
-                Backend::Cuda => "cuda",
-            },
+            c.backend.name(),
             ms(times[0]),
-            ms(times[times.len() / 2])
+            ms(median)
         );
+        if let Some(plan) = &plan {
+            print_traffic(plan, median, c.backend);
+        }
     }
     Ok(OK)
+}
+
+/// The plan's counted traffic per call and the bandwidth of the median call; on the CPU
+/// also as a fraction of the copy bandwidth measured now (docs/backend.md, "Memory
+/// traffic").
+fn print_traffic(plan: &adora_gpu::plan::Plan, median: f64, backend: Backend) {
+    let bytes = adora_gpu::plan::traffic(plan).total;
+    let gbs = |b: f64| b / 1e9;
+    let achieved = bytes as f64 / median.max(f64::MIN_POSITIVE);
+    if backend != Backend::Cpu {
+        println!(
+            "traffic: {bytes} bytes per call, median call {:.3} GB/s",
+            gbs(achieved)
+        );
+        return;
+    }
+    let copy = adora_gpu::cpu::stream::copy_bandwidth();
+    let limit = copy.bytes_per_second();
+    println!(
+        "traffic: {bytes} bytes per call, median call {:.3} GB/s = {:.4} of the copy bandwidth {:.3} GB/s (measured: parallel copy of {} MiB, best of {})",
+        gbs(achieved),
+        achieved / limit,
+        gbs(limit),
+        copy.bytes / 2 / (1 << 20),
+        adora_gpu::cpu::stream::COPY_REPEATS
+    );
 }

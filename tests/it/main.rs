@@ -15,6 +15,7 @@ mod fuzz_smoke;
 mod limits_elements;
 mod regress_fuzz_findings;
 mod regress_reliability;
+mod run_interp;
 mod sized_helpers;
 mod sizes;
 mod soac_cli;

@@ -6,6 +6,7 @@
 //! depend on the thread schedule.
 
 pub mod lanes;
+pub mod stream;
 mod values;
 
 pub use values::{load_output, store_inputs};

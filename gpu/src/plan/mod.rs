@@ -9,6 +9,7 @@ mod memory;
 mod print;
 mod soac;
 pub mod sx;
+pub mod traffic;
 
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
@@ -283,3 +284,4 @@ pub fn plan(f: &Function) -> Result<Plan> {
 }
 
 pub use print::show;
+pub use traffic::traffic;

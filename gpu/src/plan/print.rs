@@ -186,7 +186,7 @@ fn output(o: &Output) -> String {
     }
 }
 
-/// The plan as text: inputs, steps, result, and the memory plan.
+/// The plan as text: inputs, steps, result, the memory plan and the counted traffic.
 pub fn show(p: &Plan) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "plan {}", p.name);
@@ -202,6 +202,14 @@ pub fn show(p: &Plan) -> String {
         all,
         p.slots.len(),
         used
+    );
+    let t = super::traffic(p);
+    let _ = writeln!(
+        out,
+        "traffic: {} bytes per call ({} kernel launches, {} bytes of loop copies)",
+        t.total,
+        t.kernels.iter().map(|k| k.launches).sum::<u64>(),
+        t.carry_bytes
     );
     for (k, b) in p.buffers.iter().enumerate() {
         let _ = writeln!(out, "  b{k}: {}{:?} slot {}", b.base, b.shape, b.slot);

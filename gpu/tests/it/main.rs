@@ -4,3 +4,4 @@ mod corpus;
 mod limits;
 mod nvrtc;
 mod shim;
+mod traffic;
