@@ -15,6 +15,7 @@ fn backend_cpu_equals_exact() {
             seed: 0x00AD_0A5E_ED15,
             filter: None,
             jobs: 1,
+            size: 1,
         },
     );
     println!(

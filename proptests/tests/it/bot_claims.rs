@@ -12,6 +12,7 @@ fn check(name: &str, cases: u32) {
         seed: 0x00B0_7C1A,
         filter: None,
         jobs: 1,
+        size: 1,
     };
     let r = run_property(&p, &cfg);
     println!(

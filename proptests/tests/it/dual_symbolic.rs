@@ -17,6 +17,7 @@ fn check(name: &str, cases: u32) {
             seed: SEED,
             filter: None,
             jobs: 1,
+            size: 1,
         },
     );
     println!(

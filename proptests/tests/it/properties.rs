@@ -17,6 +17,7 @@ pub fn check_seeded(name: &str, cases: u32, seed: u64) {
             seed,
             filter: None,
             jobs: 1,
+            size: 1,
         },
     );
     println!(
@@ -149,6 +150,7 @@ fn catalogue_runs_deterministically_in_parallel() {
         seed: 7,
         filter: Some("lang/".into()),
         jobs: 1,
+        size: 1,
     };
     let progress = std::sync::atomic::AtomicU32::new(0);
     let count = |_: &str, k: u32| {

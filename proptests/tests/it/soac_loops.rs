@@ -16,6 +16,7 @@ fn check(name: &str, cases: u32) -> PropertyReport {
             seed: SEED,
             filter: None,
             jobs: 1,
+            size: 1,
         },
     );
     eprintln!(

@@ -12,6 +12,7 @@ fn check(name: &str, cases: u32) {
         seed: 0x5040_AACC,
         filter: None,
         jobs: 1,
+        size: 1,
     };
     let r = run_property(&p, &cfg);
     assert_eq!(r.cases_run, cases, "{name}");

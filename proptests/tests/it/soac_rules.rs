@@ -11,6 +11,7 @@ fn check(name: &str) {
         seed: 0x5040_C0DE,
         filter: None,
         jobs: 1,
+        size: 1,
     };
     let r = run_property(&p, &cfg);
     assert_eq!(r.cases_run, 60, "{name}");

@@ -15,6 +15,7 @@ fn run(name: &str, cases: u32) -> (u32, Option<String>) {
         seed: 0x7e55_da7a,
         filter: None,
         jobs: 1,
+        size: 1,
     };
     let r = run_property(&p, &cfg);
     if r.failures == 0 {

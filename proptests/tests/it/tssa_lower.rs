@@ -15,6 +15,7 @@ fn check(name: &str, cases: u32) {
         seed: 0x7554_A001,
         filter: None,
         jobs: 1,
+        size: 1,
     };
     let r = run_property(&p, &cfg);
     println!(

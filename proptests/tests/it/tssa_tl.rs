@@ -13,6 +13,7 @@ fn check(name: &str, cases: u32) {
             seed: 0x001_7E45,
             filter: None,
             jobs: 1,
+            size: 1,
         },
     );
     if r.failures > 0 {
