@@ -47,46 +47,24 @@ fn a_larger_factor_gives_larger_surface_programs() {
     assert_eq!(factor(), 1, "the factor is restored");
 }
 
+/// The sum of `measure` over the cases of 40 seeds, generated with size factor `k`.
+fn total(k: u32, measure: impl Fn(&mut ChaCha8Rng) -> usize) -> usize {
+    with_factor(k, || {
+        (0..40u64)
+            .map(|s| measure(&mut ChaCha8Rng::seed_from_u64(s)))
+            .sum()
+    })
+}
+
 #[test]
 fn a_larger_factor_gives_larger_tensor_language_cases() {
-    let size = |k: u32| {
-        with_factor(k, || {
-            (0..40u64)
-                .map(|s| {
-                    let mut rng = ChaCha8Rng::seed_from_u64(s);
-                    tl_case(&mut rng, &TlGenOptions::default())
-                        .term
-                        .to_string()
-                        .len()
-                })
-                .sum::<usize>()
-        })
+    let g2 = |r: &mut ChaCha8Rng| {
+        let c = tl_case(r, &TlGenOptions::default());
+        c.term.to_string().len()
     };
-    assert!(
-        size(4) > 2 * size(1),
-        "G2 terms: {} vs {}",
-        size(1),
-        size(4)
-    );
-    let stmts = |k: u32| {
-        with_factor(k, || {
-            (0..40u64)
-                .map(|s| {
-                    let mut rng = ChaCha8Rng::seed_from_u64(s);
-                    ssa_case(&mut rng, &SsaGenOptions::default())
-                        .program
-                        .stmts
-                        .len()
-                })
-                .sum::<usize>()
-        })
-    };
-    assert!(
-        stmts(4) > 2 * stmts(1),
-        "G3 statements: {} vs {}",
-        stmts(1),
-        stmts(4)
-    );
+    assert!(total(4, g2) > 2 * total(1, g2), "G2 terms");
+    let g3 = |r: &mut ChaCha8Rng| ssa_case(r, &SsaGenOptions::default()).program.stmts.len();
+    assert!(total(4, g3) > 2 * total(1, g3), "G3 statements");
 }
 
 #[test]
