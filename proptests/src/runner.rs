@@ -28,6 +28,9 @@ pub struct CheckConfig {
     pub filter: Option<String>,
     /// Worker threads (properties run in parallel; results do not depend on it).
     pub jobs: usize,
+    /// Multiplier of every generator's size budget (`adora check --size`; 1 keeps the
+    /// generators' default output, see [`crate::gen::scale`]).
+    pub size: u32,
 }
 
 impl Default for CheckConfig {
@@ -37,6 +40,7 @@ impl Default for CheckConfig {
             seed: 0,
             filter: None,
             jobs: 1,
+            size: 1,
         }
     }
 }
@@ -60,6 +64,12 @@ pub struct PropertyReport {
     /// The shrunk counterexample: the failure message, the program, its `--input` flags,
     /// and the command that replays it.
     pub counterexample: Option<String>,
+    /// Wall-clock time of the slowest counted case (generation not included).
+    pub slowest_case: Duration,
+    /// Sizes (expression nodes, [`Case::node_count`]) of the counted generated surface
+    /// programs: `(count, total, largest)`; `(0, 0, 0)` for properties whose cases are
+    /// not surface programs (dimensions, tensor-language terms).
+    pub program_nodes: (u32, u64, usize),
 }
 
 /// The file where failing seeds of `name` are persisted (and replayed from).
@@ -92,6 +102,9 @@ struct Tally {
     vacuous: AtomicU32,
     failed: AtomicU32,
     figures: Mutex<Vec<f64>>,
+    /// Slowest counted case, and the sizes of the counted programs (see
+    /// [`PropertyReport::program_nodes`]).
+    stats: Mutex<(Duration, (u32, u64, usize))>,
 }
 
 fn panic_message(e: &(dyn std::any::Any + Send)) -> String {
@@ -117,7 +130,8 @@ pub enum Persistence {
     File(PathBuf),
 }
 
-/// Runs `p` with `cfg` (its `filter` and `jobs` are ignored here).
+/// Runs `p` with `cfg` (its `filter` and `jobs` are ignored here; `size` scales the
+/// generators on the property's thread).
 pub fn run_property(p: &Property, cfg: &CheckConfig) -> PropertyReport {
     run_property_with_progress(p, cfg, &|_, _| {})
 }
@@ -142,7 +156,17 @@ pub fn run_property_with_progress(
     adora_core::with_stack(|| run_here(p, cfg, progress, Persistence::Repository))
 }
 
+/// Runs `p` on this thread with the generators' size multiplier `cfg.size`.
 fn run_here(
+    p: &Property,
+    cfg: &CheckConfig,
+    progress: &(dyn Fn(&str, u32) + Sync),
+    persistence: Persistence,
+) -> PropertyReport {
+    crate::gen::scale::with_factor(cfg.size, || run_scaled(p, cfg, progress, persistence))
+}
+
+fn run_scaled(
     p: &Property,
     cfg: &CheckConfig,
     progress: &(dyn Fn(&str, u32) + Sync),
@@ -155,6 +179,7 @@ fn run_here(
         vacuous: AtomicU32::new(0),
         failed: AtomicU32::new(0),
         figures: Mutex::new(Vec::new()),
+        stats: Mutex::new((Duration::ZERO, (0, 0, 0))),
     };
     let file = match persistence {
         Persistence::Repository => {
@@ -184,8 +209,9 @@ fn run_here(
         ..Config::default()
     };
     let mut runner = TestRunner::new_with_rng(config, property_rng(cfg.seed, p.name));
-    // Records one check's outcome; after the first failure (shrinking) nothing is counted.
-    let record = |out: &Outcome| {
+    // Records one check's outcome, its time and its program's size (when the case is a
+    // surface program); after the first failure (shrinking) nothing is counted.
+    let record = |out: &Outcome, took: Duration, nodes: Option<usize>| {
         if tally.failed.load(Ordering::SeqCst) > 0 {
             return;
         }
@@ -193,6 +219,13 @@ fn run_here(
         if n <= cfg.cases {
             tally.reported.fetch_add(1, Ordering::SeqCst);
             progress(p.name, 1);
+            let mut st = tally.stats.lock().unwrap_or_else(|e| e.into_inner());
+            st.0 = st.0.max(took);
+            if let Some(k) = nodes {
+                st.1 .0 += 1;
+                st.1 .1 += k as u64;
+                st.1 .2 = st.1 .2.max(k);
+            }
         }
         match out {
             Ok(Pass { vacuous: true, .. }) => {
@@ -215,8 +248,9 @@ fn run_here(
         let r = runner.run(&s, |case: Case| {
             // A panic aborts the case; checks and engines hold no state it could leave
             // half-updated.
+            let t0 = Instant::now();
             let out = guarded(std::panic::AssertUnwindSafe(|| check(&case)));
-            record(&out);
+            record(&out, t0.elapsed(), Some(case.node_count()));
             out.map(|_| ()).map_err(TestCaseError::fail)
         });
         r.map_err(|e| match e {
@@ -241,8 +275,9 @@ fn run_here(
         Check::Dims { count, max, check } => {
             let s = vec(1..=max.max(1), count).prop_map(|v| v);
             let r = runner.run(&s, |dims: Vec<usize>| {
+                let t0 = Instant::now();
                 let out = guarded(|| check(&dims));
-                record(&out);
+                record(&out, t0.elapsed(), None);
                 out.map(|_| ()).map_err(TestCaseError::fail)
             });
             r.map_err(|e| match e {
@@ -261,6 +296,7 @@ fn run_here(
         .figures
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
+    let (slowest_case, program_nodes) = tally.stats.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut parts = Vec::new();
     if let (Some(fig), false) = (p.figure, figures.is_empty()) {
         let x = match fig.agg {
@@ -272,8 +308,13 @@ fn run_here(
     if vacuous > 0 {
         parts.push(format!("{vacuous} vacuous"));
     }
+    let size = if cfg.size > 1 {
+        format!(" --size {}", cfg.size)
+    } else {
+        String::new()
+    };
     let replay = format!(
-        "replay: adora check --filter {} --seed {} --cases {}",
+        "replay: adora check --filter {} --seed {} --cases {}{size}",
         p.name, cfg.seed, cfg.cases
     );
     PropertyReport {
@@ -284,6 +325,8 @@ fn run_here(
         elapsed: start.elapsed(),
         figure: (!parts.is_empty()).then(|| parts.join("; ")),
         counterexample: result.err().map(|msg| format!("{msg}\n{replay}")),
+        slowest_case,
+        program_nodes,
     }
 }
 

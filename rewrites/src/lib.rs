@@ -9,6 +9,7 @@
 //! - [`kit`]: the lowering kit — fresh names, one substitution, shared DAG → `let`s.
 //! - [`prims`]: the one table of primitives and their partial derivatives.
 //! - [`soac`]: engine `soac`, AD of SOACs, loops and `if` by redundant execution (seed 004).
+//! - [`stats`]: the largest e-graph built, for `adora check`'s summary.
 //! - [`tssa`]: engine `tssa`, differentiation of a tensor language in Tensor-SSA form (seed 001).
 
 #![warn(missing_docs)]
@@ -21,4 +22,5 @@ pub mod kit;
 pub mod linear;
 pub mod prims;
 pub mod soac;
+pub mod stats;
 pub mod tssa;

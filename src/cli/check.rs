@@ -27,6 +27,11 @@ pub struct CheckArgs {
     /// Worker threads (default: the number of cores).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Multiplier (1 or more) of every generator's program size: `--size 4` checks
+    /// programs about four times as large. The default 1 reproduces earlier seeds.
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub size: u32,
     /// Output format of the summary.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -70,10 +75,16 @@ pub fn check(a: &CheckArgs) -> u8 {
         seed,
         filter: a.filter.clone(),
         jobs,
+        size: a.size,
+    };
+    let size_flag = if a.size > 1 {
+        format!(" --size {}", a.size)
+    } else {
+        String::new()
     };
     if a.format == Format::Text {
         println!(
-            "adora check: {} properties × {} cases, seed {seed}, {jobs} jobs (replay: adora check --seed {seed} --cases {})",
+            "adora check: {} properties × {} cases, seed {seed}, {jobs} jobs (replay: adora check --seed {seed} --cases {}{size_flag})",
             props.len(),
             a.cases,
             a.cases
@@ -94,12 +105,14 @@ pub fn check(a: &CheckArgs) -> u8 {
         bar.set_message(name.to_string());
         bar.inc(done as u64);
     };
+    adora_rewrites::stats::reset();
     let reports = run_catalogue(&cfg, &progress);
+    let largest_egraph = adora_rewrites::stats::largest_egraph();
     bar.finish_and_clear();
     let failed = reports.iter().any(|r| r.failures > 0);
     match a.format {
-        Format::Json => println!("{}", summary_json(seed, &reports)),
-        Format::Text => print_summary(&reports),
+        Format::Json => println!("{}", summary_json(seed, a.size, largest_egraph, &reports)),
+        Format::Text => print_summary(&reports, largest_egraph),
     }
     if failed {
         FAILED
@@ -108,7 +121,33 @@ pub fn check(a: &CheckArgs) -> u8 {
     }
 }
 
-fn print_summary(reports: &[PropertyReport]) {
+/// The run's figures for the last line of the summary: mean and largest size of the
+/// generated surface programs (expression nodes), the largest e-graph any egg run ended
+/// with (e-nodes), and the slowest case with its property.
+fn run_figures(reports: &[PropertyReport], largest_egraph: usize) -> String {
+    let (count, total, max) = reports.iter().fold((0u64, 0u64, 0usize), |acc, r| {
+        let (c, t, m) = r.program_nodes;
+        (acc.0 + c as u64, acc.1 + t, acc.2.max(m))
+    });
+    let mut parts = Vec::new();
+    if count > 0 {
+        parts.push(format!(
+            "programs: mean {:.1} nodes, max {max}",
+            total as f64 / count as f64
+        ));
+    }
+    parts.push(format!("largest e-graph {largest_egraph} e-nodes"));
+    if let Some(r) = reports.iter().max_by_key(|r| r.slowest_case) {
+        parts.push(format!(
+            "slowest case {:.3}s ({})",
+            r.slowest_case.as_secs_f64(),
+            r.name
+        ));
+    }
+    parts.join("; ")
+}
+
+fn print_summary(reports: &[PropertyReport], largest_egraph: usize) {
     println!(
         "{:<34} {:>6} {:>8} {:>9}  figure",
         "property", "cases", "failures", "time"
@@ -125,8 +164,12 @@ fn print_summary(reports: &[PropertyReport]) {
     }
     let failed: Vec<_> = reports.iter().filter(|r| r.failures > 0).collect();
     let cases: u64 = reports.iter().map(|r| r.cases_run as u64).sum();
+    let figures = run_figures(reports, largest_egraph);
     if failed.is_empty() {
-        println!("\nall {} properties passed ({cases} cases)", reports.len());
+        println!(
+            "\nall {} properties passed ({cases} cases); {figures}",
+            reports.len()
+        );
         return;
     }
     for r in &failed {
@@ -135,10 +178,19 @@ fn print_summary(reports: &[PropertyReport]) {
             println!("{c}");
         }
     }
-    println!("\n{} of {} properties failed", failed.len(), reports.len());
+    println!(
+        "\n{} of {} properties failed; {figures}",
+        failed.len(),
+        reports.len()
+    );
 }
 
-fn summary_json(seed: u64, reports: &[PropertyReport]) -> serde_json::Value {
+fn summary_json(
+    seed: u64,
+    size: u32,
+    largest_egraph: usize,
+    reports: &[PropertyReport],
+) -> serde_json::Value {
     let rows: Vec<_> = reports
         .iter()
         .map(|r| {
@@ -149,8 +201,24 @@ fn summary_json(seed: u64, reports: &[PropertyReport]) -> serde_json::Value {
                 "seconds": r.elapsed.as_secs_f64(),
                 "figure": r.figure,
                 "counterexample": r.counterexample,
+                "slowest_case_seconds": r.slowest_case.as_secs_f64(),
+                "programs": program_json(r.program_nodes),
             })
         })
         .collect();
-    json!({"seed": seed, "properties": rows})
+    json!({
+        "seed": seed,
+        "size": size,
+        "largest_egraph_nodes": largest_egraph,
+        "properties": rows,
+    })
+}
+
+/// `{"count", "mean_nodes", "max_nodes"}` of a property's generated programs (`null`
+/// when its cases are not surface programs).
+fn program_json((count, total, max): (u32, u64, usize)) -> serde_json::Value {
+    if count == 0 {
+        return serde_json::Value::Null;
+    }
+    json!({"count": count, "mean_nodes": total as f64 / count as f64, "max_nodes": max})
 }

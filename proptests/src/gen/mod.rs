@@ -34,6 +34,7 @@ pub mod mk;
 pub mod program;
 pub mod qc;
 pub mod scalar;
+pub mod scale;
 pub mod shrink;
 pub mod sized;
 pub mod sized_helper;
@@ -215,8 +216,11 @@ impl fmt::Debug for Case {
     }
 }
 
-/// Generates the case of `spec` determined by `seed`.
+/// Generates the case of `spec` determined by `seed`, with the size budget multiplied by
+/// the factor of `adora check --size` in force ([`scale::factor`]; 1 by default).
 pub fn generate(spec: &GenSpec, seed: u64) -> Case {
-    let mut g = ctx::Gen::new(spec.clone(), ChaCha8Rng::seed_from_u64(seed));
+    let mut spec = spec.clone();
+    spec.size = spec.size.saturating_mul(scale::factor());
+    let mut g = ctx::Gen::new(spec, ChaCha8Rng::seed_from_u64(seed));
     g.program()
 }

@@ -49,7 +49,8 @@ impl std::fmt::Display for TlCase {
 /// What G2 may generate.
 #[derive(Clone, Debug)]
 pub struct TlGenOptions {
-    /// The size budget (roughly the number of term nodes).
+    /// The size budget (roughly the number of term nodes), multiplied by the factor of
+    /// `adora check --size` ([`super::scale`]).
     pub size: usize,
     /// Rational black boxes (`pow(·, 2)`, `recip`, `abs`).
     pub black_boxes: bool,
@@ -101,7 +102,7 @@ pub fn tl_case(rng: &mut impl Rng, opts: &TlGenOptions) -> TlCase {
     }
     g.vals = inputs.clone();
     let out = g.value_type(opts.soa_io, 2);
-    let term = g.term(&out, opts.size);
+    let term = g.term(&out, super::scale::scaled(opts.size));
     let values = inputs.iter().map(|(_, t)| random_value(g.rng, t)).collect();
     TlCase {
         inputs,
@@ -124,7 +125,7 @@ pub fn tl_term(rng: &mut impl Rng, opts: &TlGenOptions, inputs: &[(Var, Ty)], ou
         idx: Vec::new(),
         fresh: 0,
     };
-    g.term(out, opts.size)
+    g.term(out, super::scale::scaled(opts.size))
 }
 
 /// The same shape with `elem` at the leaves.

@@ -39,7 +39,8 @@ impl std::fmt::Display for SsaCase {
 /// What G3 may generate.
 #[derive(Clone, Debug)]
 pub struct SsaGenOptions {
-    /// The number of statements (besides input projections): drawn from `1..=stmts`.
+    /// The number of statements (besides input projections): drawn from `1..=stmts`,
+    /// `stmts` multiplied by the factor of `adora check --size` ([`super::scale`]).
     pub stmts: usize,
     /// Rational black boxes in maps.
     pub black_boxes: bool,
@@ -101,7 +102,7 @@ pub fn ssa_case(rng: &mut impl Rng, opts: &SsaGenOptions) -> SsaCase {
         inputs.push(("R".to_string(), t));
         g.relation = Some(d);
     }
-    let count = g.rng.gen_range(1..=opts.stmts.max(1));
+    let count = g.rng.gen_range(1..=super::scale::scaled(opts.stmts.max(1)));
     for s in 0..count {
         let var = format!("v{s}");
         let rhs = g.rhs();

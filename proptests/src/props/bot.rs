@@ -270,6 +270,7 @@ mod tests {
             seed: 0x00B0_7B07,
             filter: None,
             jobs: 1,
+            size: 1,
         };
         let r = run_property(&p, &cfg);
         println!(

@@ -354,6 +354,7 @@ mod tests {
             seed: 0xD0A1,
             filter: None,
             jobs: 1,
+            size: 1,
         };
         let r = run_property_persisting(&p, &cfg, Persistence::Off);
         println!(

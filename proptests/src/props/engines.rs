@@ -481,6 +481,7 @@ mod tests {
                 seed: 0xE4_61E5,
                 filter: None,
                 jobs: 1,
+                size: 1,
             };
             let r = run_property_persisting(p, &cfg, Persistence::Off);
             if r.failures > 0 {

@@ -715,6 +715,7 @@ mod tests {
                     seed: 0x00AD_0A5E_ED02,
                     filter: None,
                     jobs: 1,
+                    size: 1,
                 },
             );
             println!(

@@ -1,33 +1,8 @@
 //! The backend's property (`backend/cpu-equals-exact`) with a fixed seed.
 
-use adora_proptests::catalogue::find;
-use adora_proptests::runner::{run_property, CheckConfig};
-
 #[test]
 fn backend_cpu_equals_exact() {
-    let name = "backend/cpu-equals-exact";
-    let p = find(name).expect("the property is registered");
-    let cases = 150;
-    let r = run_property(
-        &p,
-        &CheckConfig {
-            cases,
-            seed: 0x00AD_0A5E_ED15,
-            filter: None,
-            jobs: 1,
-        },
-    );
-    println!(
-        "{name}: {} cases, {}",
-        r.cases_run,
-        r.figure.as_deref().unwrap_or("")
-    );
-    assert!(
-        r.failures == 0,
-        "property {name} failed:\n{}",
-        r.counterexample.unwrap_or_default()
-    );
-    assert_eq!(r.cases_run, cases);
+    crate::properties::check_seeded("backend/cpu-equals-exact", 150, 0x00AD_0A5E_ED15);
 }
 
 /// Every golden program of `specs/programs/` the plan accepts, run by the CPU executor on

@@ -11,6 +11,7 @@ mod kit;
 mod linear_claims;
 mod properties;
 mod runner;
+mod scale;
 mod sem_arrays;
 mod sized_cases;
 mod sized_helper_cases;

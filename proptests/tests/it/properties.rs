@@ -2,13 +2,14 @@
 //! failing with the shrunk counterexample (program, inputs, replay command).
 
 use adora_proptests::catalogue::{catalogue, find};
-use adora_proptests::runner::{run_catalogue, run_property, CheckConfig};
+use adora_proptests::runner::{run_catalogue, run_property, CheckConfig, PropertyReport};
 
 const SEED: u64 = 0x00AD_0A5E_ED00;
 
-/// Runs property `name` for `cases` cases from `seed`, printing its report line and
-/// panicking with the shrunk counterexample (the helper every test file of properties uses).
-pub fn check_seeded(name: &str, cases: u32, seed: u64) {
+/// Runs property `name` for `cases` cases from `seed` and prints its report line (cases,
+/// vacuous cases, time, figure), without judging the result (the helper of test files
+/// that collect several failures).
+pub fn report_seeded(name: &str, cases: u32, seed: u64) -> PropertyReport {
     let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
     let r = run_property(
         &p,
@@ -17,21 +18,32 @@ pub fn check_seeded(name: &str, cases: u32, seed: u64) {
             seed,
             filter: None,
             jobs: 1,
+            size: 1,
         },
     );
     println!(
-        "{name}: {} cases, {:.2}s, {}",
+        "{name}: {} cases ({} vacuous), {:.2}s, {}",
         r.cases_run,
+        r.vacuous,
         r.elapsed.as_secs_f64(),
         r.figure.as_deref().unwrap_or("")
     );
+    r
+}
+
+/// Runs property `name` for `cases` cases from `seed`, printing its report line and
+/// panicking with the shrunk counterexample; returns the report (for tests that also
+/// look at its vacuous cases or figure). The helper every test file of properties uses.
+pub fn check_seeded(name: &str, cases: u32, seed: u64) -> PropertyReport {
+    let r = report_seeded(name, cases, seed);
     if r.failures > 0 {
         panic!(
             "property {name} failed:\n{}",
             r.counterexample.unwrap_or_default()
         );
     }
-    assert_eq!(r.cases_run, cases);
+    assert_eq!(r.cases_run, cases, "{name}");
+    r
 }
 
 fn check(name: &str, cases: u32) {
@@ -149,6 +161,7 @@ fn catalogue_runs_deterministically_in_parallel() {
         seed: 7,
         filter: Some("lang/".into()),
         jobs: 1,
+        size: 1,
     };
     let progress = std::sync::atomic::AtomicU32::new(0);
     let count = |_: &str, k: u32| {

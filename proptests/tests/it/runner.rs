@@ -49,6 +49,7 @@ fn failures_shrink_to_small_programs() {
             seed: 3,
             filter: None,
             jobs: 1,
+            size: 1,
         },
         Persistence::Off,
     );
@@ -85,6 +86,7 @@ fn dims_failures_shrink() {
             seed: 1,
             filter: None,
             jobs: 1,
+            size: 1,
         },
         Persistence::Off,
     );
@@ -112,6 +114,7 @@ fn failing_seeds_are_persisted_and_replayed_first() {
         seed: 3,
         filter: None,
         jobs: 1,
+        size: 1,
     };
     let first = run_property_persisting(&p, &cfg, Persistence::File(file.clone()));
     assert_eq!(first.failures, 1);

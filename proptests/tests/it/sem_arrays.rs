@@ -1,35 +1,11 @@
 //! One test per property of `adora_proptests::props::sem_arrays` (seed 000 §3.1, §3.3,
 //! §5.2, App. C.1), at a fixed seed, and the paper's scatter example.
 
-use adora_proptests::catalogue::find;
-use adora_proptests::runner::{run_property, CheckConfig};
-
 const SEED: u64 = 0x00AD_0A5E_ED00;
 
 /// Runs property `name` on `cases` cases; fails with the shrunk counterexample.
 fn check(name: &str, cases: u32) {
-    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
-    let r = run_property(
-        &p,
-        &CheckConfig {
-            cases,
-            seed: SEED,
-            filter: None,
-            jobs: 1,
-        },
-    );
-    println!(
-        "{name}: {} cases, {:.2}s",
-        r.cases_run,
-        r.elapsed.as_secs_f64()
-    );
-    if r.failures > 0 {
-        panic!(
-            "property {name} failed:\n{}",
-            r.counterexample.unwrap_or_default()
-        );
-    }
-    assert_eq!(r.cases_run, cases);
+    crate::properties::check_seeded(name, cases, SEED);
 }
 
 /// Cases per property.

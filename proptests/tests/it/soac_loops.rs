@@ -2,36 +2,12 @@
 //! (`adora_proptests::props::{soac_loops, soac_framework}`), a few hundred cases each with
 //! a fixed seed, and their coverage: the rule of each property fires on enough cases.
 
-use adora_proptests::catalogue::find;
-use adora_proptests::runner::{run_property, CheckConfig, PropertyReport};
+use adora_proptests::runner::PropertyReport;
 
 const SEED: u64 = 0x00AD_0A5E_ED04;
 
 fn check(name: &str, cases: u32) -> PropertyReport {
-    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
-    let r = run_property(
-        &p,
-        &CheckConfig {
-            cases,
-            seed: SEED,
-            filter: None,
-            jobs: 1,
-        },
-    );
-    eprintln!(
-        "{name}: {} cases, {} vacuous, {}",
-        r.cases_run,
-        r.vacuous,
-        r.figure.as_deref().unwrap_or("")
-    );
-    if r.failures > 0 {
-        panic!(
-            "property {name} failed:\n{}",
-            r.counterexample.unwrap_or_default()
-        );
-    }
-    assert_eq!(r.cases_run, cases);
-    r
+    crate::properties::check_seeded(name, cases, SEED)
 }
 
 #[test]

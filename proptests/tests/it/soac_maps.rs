@@ -2,25 +2,8 @@
 //! (`adora_proptests::props::soac_maps`, `soac_costs`; seed 004 §1, §4, §5.2, §5.4, §6.1,
 //! §7.2), a modest number of cases each with a fixed seed.
 
-use adora_proptests::catalogue::find;
-use adora_proptests::runner::{run_property, CheckConfig};
-
 fn check(name: &str, cases: u32) {
-    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
-    let cfg = CheckConfig {
-        cases,
-        seed: 0x5040_AACC,
-        filter: None,
-        jobs: 1,
-    };
-    let r = run_property(&p, &cfg);
-    assert_eq!(r.cases_run, cases, "{name}");
-    if r.failures > 0 {
-        panic!(
-            "property {name} failed:\n{}",
-            r.counterexample.unwrap_or_default()
-        );
-    }
+    crate::properties::check_seeded(name, cases, 0x5040_AACC);
 }
 
 #[test]

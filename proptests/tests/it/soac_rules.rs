@@ -1,25 +1,8 @@
 //! The `soac/rule-*` properties (docs/engines/soac-rules.md), a modest number of cases each
 //! with a fixed seed.
 
-use adora_proptests::catalogue::find;
-use adora_proptests::runner::{run_property, CheckConfig};
-
 fn check(name: &str) {
-    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
-    let cfg = CheckConfig {
-        cases: 60,
-        seed: 0x5040_C0DE,
-        filter: None,
-        jobs: 1,
-    };
-    let r = run_property(&p, &cfg);
-    assert_eq!(r.cases_run, 60, "{name}");
-    if r.failures > 0 {
-        panic!(
-            "property {name} failed:\n{}",
-            r.counterexample.unwrap_or_default()
-        );
-    }
+    crate::properties::check_seeded(name, 60, 0x5040_C0DE);
 }
 
 #[test]

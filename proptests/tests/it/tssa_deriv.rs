@@ -2,21 +2,8 @@
 //! every property of `adora_proptests::props::tssa_deriv` with a fixed seed and a few
 //! hundred cases; the rule properties must also fire (not be vacuous throughout).
 
-use adora_proptests::catalogue::catalogue;
-use adora_proptests::runner::{run_property, CheckConfig};
-
 fn run(name: &str, cases: u32) -> (u32, Option<String>) {
-    let p = catalogue()
-        .into_iter()
-        .find(|p| p.name == name)
-        .unwrap_or_else(|| panic!("no property {name}"));
-    let cfg = CheckConfig {
-        cases,
-        seed: 0x7e55_da7a,
-        filter: None,
-        jobs: 1,
-    };
-    let r = run_property(&p, &cfg);
+    let r = crate::properties::report_seeded(name, cases, 0x7e55_da7a);
     if r.failures == 0 {
         assert_eq!(r.cases_run, cases, "{name}");
     }

@@ -2,33 +2,12 @@
 //! a few hundred cases each with a fixed seed, and the coverage of the lowering's
 //! construct table on generated programs.
 
-use adora_proptests::catalogue::find;
 use adora_proptests::gen::{generate, Fragment, GenSpec, RetKind};
-use adora_proptests::runner::{run_property, CheckConfig};
 use adora_rewrites::tssa::lower::lower_with_rows;
 use std::collections::BTreeMap;
 
 fn check(name: &str, cases: u32) {
-    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
-    let cfg = CheckConfig {
-        cases,
-        seed: 0x7554_A001,
-        filter: None,
-        jobs: 1,
-    };
-    let r = run_property(&p, &cfg);
-    println!(
-        "{name}: {} cases, {}",
-        r.cases_run,
-        r.figure.as_deref().unwrap_or("")
-    );
-    assert_eq!(r.cases_run, cases, "{name}");
-    if r.failures > 0 {
-        panic!(
-            "property {name} failed:\n{}",
-            r.counterexample.unwrap_or_default()
-        );
-    }
+    crate::properties::check_seeded(name, cases, 0x7554_A001);
 }
 
 #[test]

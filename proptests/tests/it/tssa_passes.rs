@@ -2,36 +2,12 @@
 //! on a few hundred G2 cases each, with a fixed seed; and the planted instances of every
 //! rule make every per-rule property non-vacuous.
 
-use adora_proptests::catalogue::find;
 use adora_proptests::props::tssa_passes::properties;
-use adora_proptests::runner::{run_property, CheckConfig};
 
 const SEED: u64 = 0x7553_5a00_0001;
 
 fn check(name: &str, cases: u32) {
-    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
-    let r = run_property(
-        &p,
-        &CheckConfig {
-            cases,
-            seed: SEED,
-            filter: None,
-            jobs: 1,
-        },
-    );
-    println!(
-        "{name}: {} cases ({} vacuous), {}",
-        r.cases_run,
-        r.vacuous,
-        r.figure.as_deref().unwrap_or("")
-    );
-    if r.failures > 0 {
-        panic!(
-            "property {name} failed:\n{}",
-            r.counterexample.unwrap_or_default()
-        );
-    }
-    assert_eq!(r.cases_run, cases);
+    let r = crate::properties::check_seeded(name, cases, SEED);
     assert!(r.vacuous < cases, "{name}: every case was vacuous");
 }
 

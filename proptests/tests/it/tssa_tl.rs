@@ -1,27 +1,8 @@
 //! The properties of the tensor language's foundation (`proptests/src/props/tssa_tl.rs`),
 //! a few hundred cases each with a fixed seed.
 
-use adora_proptests::catalogue::find;
-use adora_proptests::runner::{run_property, CheckConfig};
-
 fn check(name: &str, cases: u32) {
-    let p = find(name).unwrap_or_else(|| panic!("no property {name}"));
-    let r = run_property(
-        &p,
-        &CheckConfig {
-            cases,
-            seed: 0x001_7E45,
-            filter: None,
-            jobs: 1,
-        },
-    );
-    if r.failures > 0 {
-        panic!(
-            "property {name} failed:\n{}",
-            r.counterexample.unwrap_or_default()
-        );
-    }
-    assert_eq!(r.cases_run, cases);
+    crate::properties::check_seeded(name, cases, 0x001_7E45);
 }
 
 #[test]

@@ -129,7 +129,6 @@ pub static RULES: &[RuleInfo] = &[
     r("bot/index-array", F10, "[e0, ..., e(n-1)][j, js]", "ec[js] for a constant j = c (zeros when out of range); else select(j == c, ec[js], ...) over the c the bounds allow, ending in zeros", "not fired for a constant literal and a non-constant j (a normal form) or more than 256 alternatives"),
     r("bot/index-stack", F10, "stack([e0, ..., e(n-1)])[j, js]", "as bot/index-array", ""),
     r("bot/index-append-decided", "horde-ad's rule set (append decided by bounds)", "append(a, b)[j, js]", "a[j, js] when j < |a|; b[j - |a|, js] when j >= |a|", "the interval bounds of j decide the side"),
-    r("bot/index-proj-var", "our tuples (stop-gap, see the encoding notes)", "(v.k)[js]", "sum_outer(gather([1], v.k, b => js))", "v a tuple variable; R or Z elements; fresh binder b"),
     r("bot/build-index-var", F11, "build n (i => v[js])", "gather([n], v, i => js)", "v a variable (or a projection of one); i ∉ FV(v)"),
     r("bot/build-index-const", F11, "build n (i => c[js])", "gather([n], c, i => js)", "c a constant array literal"),
     r("bot/build-index-free", "horde-ad's rule set (build1VIndexS, i ∉ FV(v)); Fig. 11 generalised", "build n (i => v[js])", "gather([n], v, i => js)", "i ∉ FV(v), v neither a variable nor a constant (e.g. a let-bound array: our encoding has no let)"),

@@ -345,6 +345,7 @@ fn finish(
     late: bool,
 ) -> Result<PhaseReport> {
     let iterations = runner.iterations.len();
+    crate::stats::note_egraph(runner.egraph.total_number_of_nodes());
     if let Some(c) = &runner.egraph.analysis.conflict {
         let at = match culprit {
             Some((it, rule)) => format!("iteration {it}, applying rule `{rule}`"),

@@ -279,7 +279,11 @@ pub fn ssa_case(rng: &mut impl Rng) -> Case {
         inputs.push(("rel".into(), Ty::Arr(n, Box::new(Ty::Bool))));
         g.rels.push(("rel".into(), n));
     }
-    let n_stmts = g.rng.gen_range(1..=6);
+    // `adora check --size K` scales the statement count (docs/check.md).
+    // (An `i32` range, as before the option: the draw and so every seed stay the same.)
+    let n_stmts: i32 = g
+        .rng
+        .gen_range(1..=6 * crate::gen::scale::factor().min(1 << 20) as i32);
     for _ in 0..n_stmts {
         g.statement();
     }

@@ -187,7 +187,6 @@ pub(crate) fn rules() -> Vec<Rewrite<Ir, IrAnalysis>> {
             on(Ir::Append([z; 2])),
             index_append,
         ),
-        custom("bot/index-proj-var", on(Ir::Proj([z; 2])), index_proj_var),
     ]);
     out
 }
@@ -339,22 +338,4 @@ fn index_append(eg: &mut IrGraph, _c: Id, m: &View<'_>, _rule: &str) -> Option<I
     } else {
         None
     }
-}
-
-/// `index (proj k v) js → sum_outer (gather [1] (proj k v) (binders b) (ixs js))` for a
-/// tuple variable `v` (`R` or `Z` elements): the one-slice `sum_outer` returns the slice
-/// itself exactly (it folds from the first element). A stop-gap until the extractor and
-/// `check_normal_form` count a projection of a variable as a variable: it gives such an
-/// index an index-free member, so the extractor's normal-form cost can reach zero.
-fn index_proj_var(eg: &mut IrGraph, c: Id, m: &View<'_>, rule: &str) -> Option<Id> {
-    let a = m.o(0)?;
-    if !super::util::is_variable(eg, a) || arr(eg, a)?.0 == Base::B {
-        return None;
-    }
-    let js = js(m);
-    checks(&js, &arr(eg, a)?.1)?;
-    let v = eg.analysis.fresh_ivar(rule, c, 0, "u", 1);
-    let b = super::util::add_ivar(eg, v);
-    let g = super::util::gather(eg, vec![1], a, &[b], &js);
-    Some(eg.add(Ir::SumOuter([g])))
 }

@@ -114,6 +114,7 @@ pub fn run_pass(
         })
         .run(&rules);
     let eg = &runner.egraph;
+    crate::stats::note_egraph(eg.total_size());
     let figures = format!(
         "{} iterations, {} e-nodes, {} e-classes",
         runner.iterations.len(),

@@ -105,6 +105,7 @@ pub fn apply_once(
         .with_node_limit(1_000_000)
         .with_scheduler(SimpleScheduler)
         .run(&rules);
+    crate::stats::note_egraph(runner.egraph.total_size());
     match &runner.stop_reason {
         Some(StopReason::Saturated) | Some(StopReason::IterationLimit(_)) => {}
         other => return Err(err(format!("{rule}: the run stopped: {other:?}"))),

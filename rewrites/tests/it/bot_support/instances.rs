@@ -349,13 +349,6 @@ fn fig10(out: &mut Vec<(String, Vec<String>)>) {
             "def main(x: R[{N},{M}], y: R[{K},{M}], j: Z) -> R[{M}] = append(x, y)[{N} + iota({K})[j]]",
         ]),
     );
-    add(
-        "index-proj-var",
-        v(&[
-            "def main(p: (R, R[{N},{M}]), j: Z) -> R[{M}] = p.1[j]",
-            "def main(p: (R[{N}], Z[{M}]), j: Z) -> Z = p.1[j]",
-        ]),
-    );
     fig11_gather(out);
 }
 
