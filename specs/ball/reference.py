@@ -107,10 +107,22 @@ def units():
             print(f'    ("{name}", "{x}", "{show(v)}"),')
 
 
+def nested(a):
+    return "[" + ", ".join(nested(x) for x in a) + "]" if isinstance(a, list) else show(a)
+
+
 def goldens():
+    """`-- value:` and `-- grad: NAME = ...` lines; the names are those of the inputs,
+    in order, given on the command line after `goldens PROGRAM`."""
     from golden_values import GOLDENS
+    want = sys.argv[2]
     for name, f in GOLDENS:
-        print(f"{name}: {', '.join(show(v) for v in f())}")
+        if name != want:
+            continue
+        v, gs = f()
+        print(f"-- value: {show(v)}")
+        for param, g in zip(sys.argv[3:], gs):
+            print(f"-- grad: {param} = {nested(g)}")
 
 
 if __name__ == "__main__":

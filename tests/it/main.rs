@@ -3,6 +3,7 @@
 //! instead of one per file (docs/architecture.md, "Tests").
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
+mod ball_cli;
 mod checkpoint_cli;
 mod cli;
 mod cli_exit_codes;
