@@ -28,7 +28,9 @@ fn vector(n: usize, seed: i64) -> Value<Rat> {
 }
 
 /// `(name, size, program, exact inputs, rational)`.
-fn programs() -> Vec<(&'static str, usize, Function, Vec<Value<Rat>>, bool)> {
+type Bench = (&'static str, usize, Function, Vec<Value<Rat>>, bool);
+
+fn programs() -> Vec<Bench> {
     let mut out = Vec::new();
     for n in [10, 100] {
         let dot = load(&format!(
