@@ -10,10 +10,11 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    backend, bot, bot_claims, cost, dual, dual_baselines, dual_dag, dual_delta, dual_delta_core,
-    dual_symbolic, dual_symbolic_rev, engines, kit, lang, linear, linear_claims, linear_rings,
-    linear_unzip, sem_arrays, semantics, soac, soac_costs, soac_framework, soac_loops, soac_maps,
-    soac_reverse, soac_rules, soac_while, tssa_deriv, tssa_lower, tssa_passes, tssa_tl,
+    backend, ball, bot, bot_claims, cost, dual, dual_baselines, dual_dag, dual_delta,
+    dual_delta_core, dual_symbolic, dual_symbolic_rev, engines, kit, lang, linear, linear_claims,
+    linear_rings, linear_unzip, sem_arrays, semantics, soac, soac_costs, soac_framework,
+    soac_loops, soac_maps, soac_reverse, soac_rules, soac_while, tssa_deriv, tssa_lower,
+    tssa_passes, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
 
@@ -127,6 +128,7 @@ pub fn catalogue() -> Vec<Property> {
     let mut out = Vec::new();
     out.extend(lang::properties());
     out.extend(semantics::properties());
+    out.extend(ball::properties());
     out.extend(sem_arrays::properties());
     out.extend(cost::properties());
     out.extend(bot::properties());

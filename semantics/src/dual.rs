@@ -320,6 +320,9 @@ impl<F: Scalar> Scalar for Dual<F> {
     fn compare(&self, o: &Self) -> Option<Ordering> {
         self.value.compare(&o.value)
     }
+    fn take_undecided() -> Option<crate::scalar::Undecided> {
+        F::take_undecided()
+    }
     fn floor_i64(&self) -> Option<i64> {
         self.value.floor_i64()
     }

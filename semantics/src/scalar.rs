@@ -24,7 +24,10 @@ use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 
+pub mod interval;
 mod word;
+
+pub use interval::Interval;
 
 /// The non-rational elementwise functions of the language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,6 +85,33 @@ impl NonRational {
             "`{}` is not a rational operation; use --numeric f64",
             self.0.name()
         )
+    }
+}
+
+/// An operation that an enclosure scalar ([`Interval`]) could not carry out soundly: the
+/// evaluator reports it at the innermost expression that met it (docs/oracle.md,
+/// "Certified enclosures"). Exact and `f64` instances never produce one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Undecided {
+    /// The enclosures do not decide the operation (overlapping operands of a comparison,
+    /// a divisor or a `log`/`sqrt` argument straddling the boundary): raising the
+    /// precision may decide it.
+    Undecidable(String),
+    /// The exact real operation has no value there (`log` of an enclosure `<= 0`, `sqrt`
+    /// of one `< 0`) or the enclosure left the exponent range.
+    Domain(String),
+}
+
+impl Undecided {
+    /// The error of this event at `span`: `error[runtime]`, with a hint to raise
+    /// `--precision` for an undecidable one.
+    pub fn diagnostic(&self, span: adora_core::diag::Span) -> adora_core::diag::Diagnostic {
+        use adora_core::diag::{Diagnostic, ErrorKind};
+        match self {
+            Undecided::Undecidable(m) => Diagnostic::new(ErrorKind::Runtime, span, m.clone())
+                .with_help("raise --precision (bits) to decide it"),
+            Undecided::Domain(m) => Diagnostic::new(ErrorKind::Runtime, span, m.clone()),
+        }
     }
 }
 
@@ -173,8 +203,18 @@ pub trait Scalar: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
         }
         Some(acc)
     }
-    /// Compares primal values (`None` only for `f64` NaN).
+    /// Compares primal values (`None` for `f64` NaN; for an [`Interval`] whose operands
+    /// overlap `None` too, after recording an [`Undecided`] event that
+    /// [`Scalar::take_undecided`] returns, so the evaluator reports it instead of
+    /// treating it as NaN).
     fn compare(&self, o: &Self) -> Option<Ordering>;
+    /// The first [`Undecided`] event met on this thread since the last call, cleared.
+    /// Only enclosure instances record events; the default (exact, `f64`) has none. The
+    /// evaluator calls it after every expression, so an event is reported at the innermost
+    /// expression that met it and no branch is ever taken on an undecided comparison.
+    fn take_undecided() -> Option<Undecided> {
+        None
+    }
     /// `floor(self)` as an integer, `None` when it is out of the range of `i64` (or NaN).
     fn floor_i64(&self) -> Option<i64>;
     /// `|self|`; for dual numbers the tangent is negated below zero and zero at zero

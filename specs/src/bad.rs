@@ -24,6 +24,10 @@ pub fn first_error(case: &Case) -> Result<Option<Diagnostic>, String> {
     match case.numeric {
         Numeric::Exact => eval_error::<Rat>(case, &f),
         Numeric::F64 { .. } => eval_error::<f64>(case, &f),
+        Numeric::Ball { precision, .. } => {
+            let _p = adora_semantics::scalar::interval::PrecisionScope::new(precision as usize);
+            eval_error::<adora_semantics::scalar::Interval>(case, &f)
+        }
     }
 }
 

@@ -78,6 +78,15 @@ pub enum Numeric {
         /// The stated tolerance.
         tol: f64,
     },
+    /// Certified enclosures (`--numeric ball`) at `precision` bits; an expectation `d`
+    /// (a decimal known to relative accuracy `tol`) is met when the enclosure meets
+    /// `[d - tol |d|, d + tol |d|]` (docs/golden-format.md, "Enclosures").
+    Ball {
+        /// The relative accuracy of the expectations.
+        tol: f64,
+        /// The working precision in bits.
+        precision: u32,
+    },
 }
 
 /// The error a bad case expects.
@@ -477,6 +486,28 @@ fn parse_numeric(s: &str) -> Result<Numeric, String> {
                 _ => Err(format!("`{t}` is not a tolerance")),
             }
         }
-        _ => Err(format!("expected `exact` or `f64 tol=X`, got `{s}`")),
+        (Some("ball"), Some(tol), prec) => {
+            let bad = || format!("expected `ball tol=X [precision=BITS]`, got `{s}`");
+            let tol = tol
+                .strip_prefix("tol=")
+                .and_then(|t| t.parse::<f64>().ok())
+                .filter(|t| t.is_finite() && *t >= 0.0)
+                .ok_or_else(bad)?;
+            let precision = match prec {
+                None => 128,
+                Some(p) => p
+                    .strip_prefix("precision=")
+                    .and_then(|p| p.parse::<u32>().ok())
+                    .filter(|p| (64..=65536).contains(p))
+                    .ok_or_else(bad)?,
+            };
+            if words.next().is_some() {
+                return Err(bad());
+            }
+            Ok(Numeric::Ball { tol, precision })
+        }
+        _ => Err(format!(
+            "expected `exact`, `f64 tol=X` or `ball tol=X [precision=BITS]`, got `{s}`"
+        )),
     }
 }

@@ -109,6 +109,7 @@ pub const REQUIRED: &[&str] = &[
     "header:entry",
     "header:stats",
     "header:numeric-f64",
+    "header:numeric-ball",
     "header:mode-strict",
     "input:Z",
     "input:B",
@@ -203,6 +204,9 @@ fn headers(case: &Case, f: &Function, out: &mut BTreeSet<String>) {
     }
     if matches!(case.numeric, Numeric::F64 { .. }) {
         add("header:numeric-f64");
+    }
+    if matches!(case.numeric, Numeric::Ball { .. }) {
+        add("header:numeric-ball");
     }
     if case.strict {
         add("header:mode-strict");

@@ -115,6 +115,10 @@ impl Run<'_> {
         match self.case.numeric {
             Numeric::Exact => self.run_typed::<Rat>(&f, engines),
             Numeric::F64 { .. } => self.run_typed::<f64>(&f, engines),
+            Numeric::Ball { precision, .. } => {
+                let _p = adora_semantics::scalar::interval::PrecisionScope::new(precision as usize);
+                self.run_typed::<adora_semantics::scalar::Interval>(&f, engines)
+            }
         }
     }
 
@@ -429,6 +433,7 @@ mod tests {
         }
     }
     impl Derivatives<f64> for Broken {}
+    impl Derivatives<adora_semantics::scalar::Interval> for Broken {}
     impl Engine for Broken {
         fn name(&self) -> &str {
             "broken"

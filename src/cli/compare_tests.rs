@@ -27,6 +27,7 @@ impl Derivatives<Rat> for Broken {
     }
 }
 impl Derivatives<f64> for Broken {}
+impl Derivatives<adora_semantics::scalar::Interval> for Broken {}
 impl Engine for Broken {
     fn name(&self) -> &str {
         "broken"

@@ -19,6 +19,14 @@ use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use serde_json::json;
 
+/// The usage error of a command that has no `--numeric ball` mode.
+pub fn ball_unsupported(command: &str) -> CliError {
+    inputs::plain_error(
+        adora_core::diag::ErrorKind::Input,
+        format!("`adora {command}` has no --numeric ball mode (eval, grad, jvp and vjp have)"),
+    )
+}
+
 /// `adora cost`.
 pub fn cost(a: &RunArgs) -> Result<(), CliError> {
     let opts = a.engine_options();
@@ -49,6 +57,7 @@ pub fn cost(a: &RunArgs) -> Result<(), CliError> {
     let (primal, gradient) = match a.numeric {
         super::Numeric::Exact => counts::<Rat>(a, &l, engine.as_deref(), given, |v| v)?,
         super::Numeric::F64 => counts::<f64>(a, &l, engine.as_deref(), given, |v| v.to_f64())?,
+        super::Numeric::Ball => return Err(ball_unsupported("cost")),
     };
     // The engine's own cheap-gradient constants (docs/cost-models.md); an engine whose
     // paper claims none is reported against the `ops` model's reference constants.

@@ -1,4 +1,5 @@
-//! `adora eval`, `grad`, `jvp`, `vjp`: values and derivatives of a program, exact or f64.
+//! `adora eval`, `grad`, `jvp`, `vjp`: values and derivatives of a program, exact, f64 or
+//! certified enclosures (`--numeric ball`).
 
 use super::compare::{self, Verdict};
 use super::error::CliError;
@@ -11,7 +12,8 @@ use adora_rewrites::engine::{self, Engine};
 use adora_semantics::eval::{EvalOptions, EvalStats};
 use adora_semantics::io::{to_json, to_text};
 use adora_semantics::reference::Gradient;
-use adora_semantics::scalar::Scalar;
+use adora_semantics::scalar::interval::PrecisionScope;
+use adora_semantics::scalar::{Interval, Scalar};
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use serde_json::json;
@@ -52,6 +54,10 @@ macro_rules! numeric {
         match $a.numeric {
             Numeric::Exact => $f::<Rat>($($arg),*),
             Numeric::F64 => $f::<f64>($($arg),*),
+            Numeric::Ball => {
+                let _p = PrecisionScope::new($a.precision as usize);
+                $f::<Interval>($($arg),*)
+            }
         }
     };
 }
@@ -243,6 +249,7 @@ fn print_notes(s: &EvalStats, numeric: Numeric) {
     let division = match numeric {
         Numeric::Exact => "division by zero returned 0 (--strict makes it an error)",
         Numeric::F64 => "division by zero gave the IEEE result (--strict makes it an error)",
+        Numeric::Ball => "division by the point 0 returned 0 (--strict makes it an error)",
     };
     let notes = [
         (s.div_by_zero, division),

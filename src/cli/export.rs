@@ -32,6 +32,9 @@ impl From<TargetArg> for Target {
 
 /// `adora export`: prints the module, or writes it to `output`.
 pub fn export(a: &RunArgs, to: TargetArg, output: Option<&PathBuf>) -> Result<(), CliError> {
+    if a.numeric == Numeric::Ball {
+        return Err(super::cost::ball_unsupported("export"));
+    }
     let l = inputs::load_run(a)?;
     let text = module(&l, a, to.into())?;
     match output {
@@ -58,6 +61,7 @@ pub fn export_inputs(l: &Loaded, a: &RunArgs) -> Result<Vec<Input>, CliError> {
     let names: Vec<String> = l.func.params.iter().map(|p| p.name.clone()).collect();
     let mut out = Vec::new();
     match a.numeric {
+        Numeric::Ball => return Err(super::cost::ball_unsupported("export")),
         Numeric::Exact => {
             let xs = inputs::inputs::<Rat>(l, a)?;
             for (n, v) in names.iter().zip(&xs) {

@@ -86,12 +86,12 @@ pub fn load(file: &Path, entry: &str, sizing: Sizing) -> Result<Loaded, CliError
     }
 }
 
-/// [`load`]s the program of a command that runs it; in exact mode (`--numeric exact`) a
+/// [`load`]s the program of a command that runs it; in exact and ball modes a
 /// non-finite literal (`inf`, `nan`) anywhere in the elaborated entry point is an error at
 /// its position, evaluated or not (docs/language.md, "Non-finite literals").
 pub fn load_run(a: &RunArgs) -> Result<Loaded, CliError> {
     let l = load(&a.file, &a.entry, Sizing::of_run(a))?;
-    if a.numeric == super::Numeric::Exact {
+    if a.numeric != super::Numeric::F64 {
         let first = adora_core::visit::subexprs(&l.func.body)
             .into_iter()
             .find_map(|e| match &e.kind {

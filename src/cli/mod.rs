@@ -164,6 +164,10 @@ pub enum Numeric {
     Exact,
     /// IEEE doubles; all operations.
     F64,
+    /// Certified enclosures: intervals of binary floats of `--precision` bits with
+    /// outward rounding that provably contain the exact value; all operations
+    /// (docs/oracle.md, "Certified enclosures").
+    Ball,
 }
 
 /// How `--inputs` reads JSON numbers given for reals (docs/language.md, "Inputs").
@@ -217,9 +221,13 @@ pub struct RunArgs {
     /// 3602879701896397/36028797018963968, what JAX or NumPy computed with).
     #[arg(long, value_enum, default_value = "decimal", value_name = "HOW")]
     pub json_numbers: JsonNumbersArg,
-    /// Exact rationals or f64.
+    /// Exact rationals, f64, or certified enclosures (`ball`).
     #[arg(long, value_enum, default_value = "exact")]
     pub numeric: Numeric,
+    /// The working precision of `--numeric ball` in bits (rounded up to a multiple of 64).
+    #[arg(long, value_name = "BITS", default_value_t = 128,
+          value_parser = clap::value_parser!(u32).range(64..=65536))]
+    pub precision: u32,
     /// The AD engine (default `reference` = exact forward mode by dual numbers; `all` =
     /// every engine, compared with the reference: exit 1 if one differs, 2 if the only
     /// failures are resource limits, 3 if one fails with an internal error). For `cost`:

@@ -96,6 +96,7 @@ impl RunCmd {
             sizes: self.sizes.clone(),
             json_numbers: JsonNumbersArg::Decimal,
             numeric: Numeric::F64,
+            precision: 128,
             engine: None,
             checkpoint: None,
             strict: false,

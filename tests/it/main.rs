@@ -4,6 +4,7 @@
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
 mod check_size;
+mod ball_cli;
 mod checkpoint_cli;
 mod cli;
 mod cli_exit_codes;

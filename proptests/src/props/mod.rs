@@ -10,6 +10,7 @@
 
 pub mod alpha;
 pub mod backend;
+pub mod ball;
 pub mod bot;
 pub mod bot_claims;
 pub mod cost;

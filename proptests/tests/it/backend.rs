@@ -25,6 +25,8 @@ fn backend_golden_programs() {
         };
         let lit = |p: &adora_core::ast::Param| case.inputs.iter().find(|i| i.name == p.name);
         match case.numeric {
+            // Enclosure programs (docs/oracle.md) have no float backend to compare with.
+            Numeric::Ball { .. } => continue,
             Numeric::Exact => {
                 let xs: Result<Vec<Value<adora_semantics::Rat>>, String> = f
                     .params

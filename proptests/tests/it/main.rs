@@ -3,6 +3,7 @@
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
 mod backend;
+mod ball;
 mod bot_claims;
 mod dual_delta;
 mod dual_symbolic;

@@ -288,6 +288,9 @@ impl<F: Scalar> Scalar for DScalar<F> {
     fn compare(&self, o: &Self) -> Option<Ordering> {
         self.value.compare(&o.value)
     }
+    fn take_undecided() -> Option<adora_semantics::scalar::Undecided> {
+        F::take_undecided()
+    }
     fn floor_i64(&self) -> Option<i64> {
         self.value.floor_i64()
     }

@@ -17,7 +17,7 @@ use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_semantics::eval::{eval, EvalOptions};
 use adora_semantics::reference::{self, Gradient};
-use adora_semantics::scalar::Scalar;
+use adora_semantics::scalar::{Interval, Scalar};
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 
@@ -38,6 +38,13 @@ pub trait Mode: Scalar {
     const AGREEMENT: &'static str;
     /// Whether agreement means equality (exact mode) rather than a tolerance.
     const EXACT: bool;
+    /// An expectation known to a relative accuracy `rel` as the set of values it allows:
+    /// an enclosure widens by `rel · |bound|` on each side (golden programs' `-- numeric:
+    /// ball tol=…`, docs/golden-format.md); the other modes keep the value.
+    fn widened(&self, rel: f64) -> Self {
+        let _ = rel;
+        self.clone()
+    }
 }
 
 impl Mode for Rat {
@@ -49,6 +56,28 @@ impl Mode for Rat {
     }
     const AGREEMENT: &'static str = "exactly";
     const EXACT: bool = true;
+}
+
+/// Certified enclosures (`--numeric ball`, docs/oracle.md, "Certified enclosures"): an
+/// answer agrees with the expected one when their enclosures overlap, since the exact
+/// value lies in both.
+impl Mode for Interval {
+    fn runtime(r: &dyn Runtime) -> &dyn Derivatives<Interval> {
+        r
+    }
+    fn agrees(actual: &Interval, expected: &Interval, _: f64) -> bool {
+        actual.overlaps(expected)
+    }
+    const AGREEMENT: &'static str = "the enclosures overlap";
+    const EXACT: bool = false;
+    fn widened(&self, rel: f64) -> Self {
+        use num_traits::Signed;
+        let r = Rat::from_float(rel).unwrap_or_default();
+        let (lo, hi) = (self.lo(), self.hi());
+        let p = adora_semantics::scalar::interval::precision();
+        let (dl, dh) = (&r * Signed::abs(&lo), &r * Signed::abs(&hi));
+        Interval::from_bounds(&(lo - dl), &(hi + dh), p)
+    }
 }
 
 impl Mode for f64 {
@@ -203,6 +232,26 @@ pub fn answer_by<S: Mode>(
     opts: &EvalOptions,
 ) -> Result<Answer<S>> {
     validate(f, inputs, query)?;
+    // Enclosure scalars record undecidable operations (docs/oracle.md, "Certified
+    // enclosures"); the one evaluator reports them at their expression, and an event met
+    // elsewhere (an engine's own runtime) becomes an error without a position here, which
+    // `ask_by` locates. No answer computed past an undecided comparison is returned.
+    let _ = S::take_undecided();
+    let answer = answer_route(e, route, f, inputs, query, opts);
+    match S::take_undecided() {
+        Some(u) => Err(u.diagnostic(Span::DUMMY)),
+        None => answer,
+    }
+}
+
+fn answer_route<S: Mode>(
+    e: &dyn Engine,
+    route: Route,
+    f: &Function,
+    inputs: &[Value<S>],
+    query: &Query<S>,
+    opts: &EvalOptions,
+) -> Result<Answer<S>> {
     match route {
         Route::Program => {
             let dp = e.program(f, query.question())?;

@@ -37,7 +37,7 @@ use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_semantics::eval::EvalOptions;
 use adora_semantics::reference::{self, Gradient};
-use adora_semantics::scalar::Scalar;
+use adora_semantics::scalar::{Interval, Scalar};
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 
@@ -104,9 +104,9 @@ pub trait Derivatives<S: Scalar>: Sync {
 }
 
 /// Runtime answers in both numeric modes (exact rationals and `f64`).
-pub trait Runtime: Derivatives<Rat> + Derivatives<f64> {}
+pub trait Runtime: Derivatives<Rat> + Derivatives<f64> + Derivatives<Interval> {}
 
-impl<T: Derivatives<Rat> + Derivatives<f64>> Runtime for T {}
+impl<T: Derivatives<Rat> + Derivatives<f64> + Derivatives<Interval>> Runtime for T {}
 
 /// A generator fragment of the property suite (docs/language.md): the programs an engine
 /// accepts, so that the property catalogue draws its engine properties from them.

@@ -100,6 +100,8 @@ pub(super) fn run<S: Scalar>(
     for (p, v) in f.params.iter().zip(inputs) {
         m.bind(&p.name, RV::from_value(v));
     }
+    // An event left over from an earlier computation on this thread is not this run's.
+    let _ = S::take_undecided();
     let r = m.eval(&f.body)?;
     for p in f.params.iter().rev() {
         m.unbind(&p.name);
@@ -364,8 +366,19 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         adora_core::check::type_of(&env, e)
     }
 
-    /// Evaluates an expression.
+    /// Evaluates an expression. An [`Undecided`](crate::scalar::Undecided) event of an
+    /// enclosure scalar met while evaluating it (and not by a subexpression, which
+    /// reported it already) becomes the error at this expression, replacing whatever the
+    /// undecided operation produced (docs/oracle.md, "Certified enclosures").
     pub fn eval(&mut self, e: &'a Expr) -> Result<RV<S>> {
+        let r = self.eval_node(e);
+        match S::take_undecided() {
+            Some(u) => Err(u.diagnostic(e.span)),
+            None => r,
+        }
+    }
+
+    fn eval_node(&mut self, e: &'a Expr) -> Result<RV<S>> {
         if let ExprKind::Let(..) = e.kind {
             return self.eval_lets(e);
         }

@@ -2,6 +2,7 @@
 //! crate links one executable instead of one per file (docs/architecture.md, "Tests").
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
+mod ball;
 mod common;
 mod dual;
 mod eval_arrays;

@@ -159,6 +159,7 @@ impl Engine for OffByOne {
 }
 
 impl Derivatives<f64> for OffByOne {}
+impl Derivatives<adora_semantics::scalar::Interval> for OffByOne {}
 
 impl Derivatives<Rat> for OffByOne {
     fn gradient(
