@@ -12,6 +12,8 @@
 //! |---|---|---|
 //! | [`syntax`] | types, function symbols, terms, free variables, α-equivalence | §3.1 (Figs. 1–2) |
 //! | [`print`] | the concrete syntax of terms and types (the parser reads it back) | — |
+//! | [`parse`] | the parser of the concrete syntax (spans, diagnostics, sugar) | §3.1 |
 
+pub mod parse;
 pub mod print;
 pub mod syntax;
