@@ -1,3 +1,4 @@
 //! Integration tests of the pullback calculus, one module per topic.
 
+mod parse;
 mod syntax;
