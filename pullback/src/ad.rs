@@ -114,7 +114,9 @@ fn read_like(t: &Term, like: &Term, out: &mut Vec<Rat>) -> bool {
             out.push(r.clone());
             true
         }
-        (TermKind::Pair(a, b), TermKind::Pair(c, d)) => read_like(a, c, out) && read_like(b, d, out),
+        (TermKind::Pair(a, b), TermKind::Pair(c, d)) => {
+            read_like(a, c, out) && read_like(b, d, out)
+        }
         _ => false,
     }
 }
@@ -196,9 +198,7 @@ fn cotangent_form(cot: &[Rat], fresh: &mut Fresh) -> Term {
         if k + 1 < n {
             p.push(false);
         }
-        let path = p
-            .iter()
-            .fold(Term::var(&w), |t, &i| Term::proj(t, i));
+        let path = p.iter().fold(Term::var(&w), |t, &i| Term::proj(t, i));
         if !c.is_zero() {
             parts.push(if c.is_one() {
                 path
@@ -229,7 +229,10 @@ fn read_covector(v: &Term, paths: &[Vec<bool>]) -> Result<Vec<Rat>, Diagnostic> 
                 if &x != w {
                     return Err(not_covector(v));
                 }
-                let i = paths.iter().position(|q| q == &p).ok_or_else(|| not_covector(v))?;
+                let i = paths
+                    .iter()
+                    .position(|q| q == &p)
+                    .ok_or_else(|| not_covector(v))?;
                 row[i] += c;
             }
             Ok(row)

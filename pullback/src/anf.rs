@@ -49,10 +49,14 @@ pub fn is_anf(t: &Term) -> bool {
 }
 
 /// Whether `t` is an elementary term whose atoms may be any values built from atoms and
-/// abstractions (the reducer's test for the A-context: a pulled-back function whose body is
-/// neither a let nor elementary is A-normalised first).
+/// abstractions, or a tuple of such terms (rule 8's tape `(x, E)`): the reducer's test for
+/// the A-context, where a pulled-back function whose body is neither a let nor elementary
+/// is A-normalised first.
 pub fn is_elementary(t: &Term) -> bool {
-    elementary(t, false)
+    match &t.kind {
+        TermKind::Pair(a, b) => is_elementary(a) && is_elementary(b),
+        _ => elementary(t, false),
+    }
 }
 
 fn is_series(t: &Term) -> bool {
@@ -78,10 +82,9 @@ fn atom(t: &Term, strict: bool) -> bool {
 
 fn elementary(t: &Term, strict: bool) -> bool {
     match &t.kind {
-        TermKind::App(a, b)
-        | TermKind::Jac(a, b)
-        | TermKind::Dual(a, b)
-        | TermKind::Pb(a, b) => atom(a, strict) && atom(b, strict),
+        TermKind::App(a, b) | TermKind::Jac(a, b) | TermKind::Dual(a, b) | TermKind::Pb(a, b) => {
+            atom(a, strict) && atom(b, strict)
+        }
         TermKind::Sum(ts) => ts.iter().all(|s| atom(s, strict)),
         _ => atom(t, strict),
     }

@@ -45,7 +45,9 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
         })?,
         (Rule::R4, TermKind::App(f, q)) => match f.kind {
             TermKind::Zero => Some(Term::zero()),
-            TermKind::Sum(vs) => Some(Term::sum(vs.into_iter().map(|v| Term::app(v, (*q).clone())))),
+            TermKind::Sum(vs) => Some(Term::sum(
+                vs.into_iter().map(|v| Term::app(v, (*q).clone())),
+            )),
             _ => None,
         },
         (Rule::R4, TermKind::Proj(s, i)) => match s.kind {

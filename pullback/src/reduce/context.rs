@@ -111,14 +111,20 @@ pub(crate) fn enter(t: Term) -> Result<(Frame, Term), Term> {
             } else if !is_value(&b) {
                 Ok((Frame::AppR(*a), *b))
             } else {
-                Err(Term { kind: TermKind::App(a, b), span })
+                Err(Term {
+                    kind: TermKind::App(a, b),
+                    span,
+                })
             }
         }
         TermKind::Let(x, s, b) => {
             if !is_value(&s) {
                 Ok((Frame::LetB(x, *b, Env::default()), *s))
             } else {
-                Err(Term { kind: TermKind::Let(x, s, b), span })
+                Err(Term {
+                    kind: TermKind::Let(x, s, b),
+                    span,
+                })
             }
         }
         TermKind::Pair(a, b) => two(a, b, span, Frame::PairL, Frame::PairR, TermKind::Pair),
@@ -141,7 +147,10 @@ pub(crate) fn enter(t: Term) -> Result<(Frame, Term), Term> {
             if !is_value(&s) {
                 Ok((Frame::Proj(i), *s))
             } else {
-                Err(Term { kind: TermKind::Proj(s, i), span })
+                Err(Term {
+                    kind: TermKind::Proj(s, i),
+                    span,
+                })
             }
         }
         TermKind::Sum(mut ts) => match ts.iter().position(|s| !is_value(s)) {
@@ -150,7 +159,10 @@ pub(crate) fn enter(t: Term) -> Result<(Frame, Term), Term> {
                 let hole = ts.pop().expect("the position exists");
                 Ok((Frame::SumAt(ts, rest), hole))
             }
-            None => Err(Term { kind: TermKind::Sum(ts), span }),
+            None => Err(Term {
+                kind: TermKind::Sum(ts),
+                span,
+            }),
         },
         kind => Err(Term { kind, span }),
     }
@@ -169,7 +181,10 @@ fn two(
     } else if !is_value(&b) {
         Ok((right(*a), *b))
     } else {
-        Err(Term { kind: k(a, b), span })
+        Err(Term {
+            kind: k(a, b),
+            span,
+        })
     }
 }
 

@@ -55,7 +55,10 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
         (Rule::Covec, TermKind::Dual(s, f)) => match f.kind {
             TermKind::Lam(y, ty, body) => {
                 let out = normal_body(m, *body)?;
-                Some(Term::dual(*s, Term::new(TermKind::Lam(y, ty, Box::new(out)))))
+                Some(Term::dual(
+                    *s,
+                    Term::new(TermKind::Lam(y, ty, Box::new(out))),
+                ))
             }
             _ => None,
         },

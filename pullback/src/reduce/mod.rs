@@ -476,7 +476,10 @@ impl<'a> Machine<'a> {
             Diagnostic::new(
                 ErrorKind::Internal,
                 Span::DUMMY,
-                format!("pullback reduction: rule {} did not apply to its redex", rule.name()),
+                format!(
+                    "pullback reduction: rule {} did not apply to its redex",
+                    rule.name()
+                ),
             )
         })
     }

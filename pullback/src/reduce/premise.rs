@@ -48,8 +48,15 @@ pub(crate) fn contract_jac(
                 return Ok(None);
             };
             let k = m.premise(jat(Term::lam(&x, (*l).clone()), dir.clone(), point.clone()))?;
-            let first_b = if rule == Rule::R16b { (*b).clone() } else { at(&b, m) };
-            let first = Term::dual(Term::new(TermKind::Lam(w.clone(), ty.clone(), Box::new(k))), first_b);
+            let first_b = if rule == Rule::R16b {
+                (*b).clone()
+            } else {
+                at(&b, m)
+            };
+            let first = Term::dual(
+                Term::new(TermKind::Lam(w.clone(), ty.clone(), Box::new(k))),
+                first_b,
+            );
             if rule == Rule::R16b {
                 Some(first)
             } else {

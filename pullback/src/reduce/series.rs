@@ -27,10 +27,9 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
     Ok(match (rule, t.kind) {
         (Rule::R7, TermKind::Pb(s, omega)) => match s.kind {
             TermKind::Lam(x, ty, body) => match body.kind {
-                TermKind::Let(_, e, _) => Some(Term::pb(
-                    Term::new(TermKind::Lam(x, ty, e)),
-                    *omega,
-                )),
+                TermKind::Let(_, e, _) => {
+                    Some(Term::pb(Term::new(TermKind::Lam(x, ty, e)), *omega))
+                }
                 _ => None,
             },
             _ => None,
@@ -71,7 +70,10 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
         (Rule::A3, TermKind::Pb(s, omega)) => match s.kind {
             TermKind::Lam(x, ty, body) => {
                 let b = anf::normalize(&body, &mut m.fresh);
-                Some(Term::pb(Term::new(TermKind::Lam(x, ty, Box::new(b))), *omega))
+                Some(Term::pb(
+                    Term::new(TermKind::Lam(x, ty, Box::new(b))),
+                    *omega,
+                ))
             }
             _ => None,
         },

@@ -168,8 +168,7 @@ pub(crate) fn as_path(t: &Term) -> Option<(&Var, Vec<bool>)> {
 
 /// The term `x.path`.
 pub(crate) fn path_term(x: &Var, path: &[bool]) -> Term {
-    path.iter()
-        .fold(Term::var(x), |t, &i| Term::proj(t, i))
+    path.iter().fold(Term::var(x), |t, &i| Term::proj(t, i))
 }
 
 /// A linear combination of projection paths with numeral coefficients.

@@ -2,3 +2,4 @@
 
 mod parse;
 mod syntax;
+mod reduce_examples;
