@@ -12,6 +12,14 @@
 //! |---|---|---|
 //! | [`syntax`] | types, function symbols, terms, free variables, α-equivalence | §3.1 (Figs. 1–2) |
 //! | [`print`] | the concrete syntax of terms and types (the parser reads it back) | — |
+//! | [`anf`] | A-normalisation into let series of elementary terms | §3.2 |
+//! | [`reduce`] | values, contexts, reductions 1–20 with premises, the call-by-value strategy, trace, counters | §3.3–§3.4 |
+//! | [`ad`] | gradient, VJP and JVP by reducing `pb(f, ω) s` and `J(f, ṡ) s` | §3.3 |
+//! | [`parse`] | the parser of the concrete syntax (spans, diagnostics, sugar) | §3.1 |
 
+pub mod ad;
+pub mod anf;
+pub mod parse;
 pub mod print;
+pub mod reduce;
 pub mod syntax;

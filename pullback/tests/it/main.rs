@@ -1,3 +1,9 @@
 //! Integration tests of the pullback calculus, one module per topic.
 
+mod ad;
+mod anf;
+mod parse;
+mod reduce_examples;
+mod reduce_rules;
+mod reduce_values;
 mod syntax;
