@@ -13,7 +13,11 @@
 //! | [`syntax`] | types, function symbols, terms, free variables, α-equivalence | §3.1 (Figs. 1–2) |
 //! | [`print`] | the concrete syntax of terms and types (the parser reads it back) | — |
 //! | [`parse`] | the parser of the concrete syntax (spans, diagnostics, sugar) | §3.1 |
+//! | [`types`] | simple types by unification (`dual σ` convertible to `σ -> R`) | §3.1 (Fig. 2) |
+//! | [`lin`] | linear positions `lin(s)` | §3.1 |
 
+pub mod lin;
 pub mod parse;
 pub mod print;
 pub mod syntax;
+pub mod types;

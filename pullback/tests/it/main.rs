@@ -1,4 +1,6 @@
 //! Integration tests of the pullback calculus, one module per topic.
 
+mod lin;
 mod parse;
 mod syntax;
+mod types;
