@@ -1,0 +1,180 @@
+//! The primal functions `f̄` and the Jacobian primitives `Lin_f(r)(w)` of the function
+//! symbols (rule 3's two δ-reductions; docs/engines/pullback-reduction.md, "Function
+//! symbols").
+//!
+//! The conventions are the core language's, so that the pullback engine's derivatives equal
+//! the reference's exactly (`adora_semantics::dual`): total division `a / 0 = 0` with the
+//! quotient rule evaluated with that division (so both partial derivatives are 0 at
+//! `b = 0`), `abs'(0) = 0`, `min`/`max` ties pick the first argument, `select` follows the
+//! chosen branch, integer and boolean symbols have Jacobian 0, `pow<k>` with `k < 0` is
+//! `1 / a^|k|` (total) with derivative `k·a^(k-1)` (total). Transcendental symbols are not
+//! rational: exact reduction refuses them with `ErrorKind::NonRational`.
+
+use crate::syntax::{Cmp, FnSym};
+use adora_semantics::Rat;
+use num_traits::{One, Signed, Zero};
+
+/// Why a δ-reduction could not be performed.
+#[derive(Debug)]
+pub(crate) enum PrimError {
+    /// The symbol is transcendental (not rational).
+    NonRational(FnSym),
+}
+
+fn total_div(a: &Rat, b: &Rat) -> Rat {
+    if b.is_zero() {
+        Rat::zero()
+    } else {
+        a / b
+    }
+}
+
+/// `a^k`, total (`0^k = 0` for `k < 0`, like `1 / 0`).
+fn pow_total(a: &Rat, k: i64) -> Rat {
+    let mut p = Rat::one();
+    for _ in 0..k.unsigned_abs() {
+        p *= a;
+    }
+    if k < 0 {
+        total_div(&Rat::one(), &p)
+    } else {
+        p
+    }
+}
+
+fn cmp(c: Cmp, a: &Rat, b: &Rat) -> bool {
+    match c {
+        Cmp::Lt => a < b,
+        Cmp::Le => a <= b,
+        Cmp::Gt => a > b,
+        Cmp::Ge => a >= b,
+        Cmp::Eq => a == b,
+        Cmp::Ne => a != b,
+    }
+}
+
+fn bool_rat(b: bool) -> Rat {
+    if b {
+        Rat::one()
+    } else {
+        Rat::zero()
+    }
+}
+
+fn floor_div(a: &Rat, b: &Rat) -> Rat {
+    if b.is_zero() {
+        Rat::zero()
+    } else {
+        (a / b).floor()
+    }
+}
+
+/// `f̄(r)`: the primal value of `f` at the numbers `r` (`r.len() == f.arity()`).
+pub(crate) fn primal(f: FnSym, r: &[Rat]) -> Result<Rat, PrimError> {
+    if f.is_transcendental() {
+        return Err(PrimError::NonRational(f));
+    }
+    let a = &r[0];
+    Ok(match f {
+        FnSym::Add => a + &r[1],
+        FnSym::Sub => a - &r[1],
+        FnSym::Mul => a * &r[1],
+        FnSym::Div => total_div(a, &r[1]),
+        FnSym::Neg => -a.clone(),
+        FnSym::Pow(k) => pow_total(a, k),
+        FnSym::Abs => a.abs(),
+        FnSym::Min => {
+            if a <= &r[1] {
+                a.clone()
+            } else {
+                r[1].clone()
+            }
+        }
+        FnSym::Max => {
+            if a >= &r[1] {
+                a.clone()
+            } else {
+                r[1].clone()
+            }
+        }
+        FnSym::Floor => a.floor(),
+        FnSym::ZDiv => floor_div(a, &r[1]),
+        FnSym::ZMod => {
+            if r[1].is_zero() {
+                a.clone()
+            } else {
+                a - &r[1] * floor_div(a, &r[1])
+            }
+        }
+        FnSym::Cmp(c) => bool_rat(cmp(c, a, &r[1])),
+        FnSym::Sel(c) => {
+            if cmp(c, a, &r[1]) {
+                r[2].clone()
+            } else {
+                r[3].clone()
+            }
+        }
+        FnSym::And => bool_rat(!a.is_zero() && !r[1].is_zero()),
+        FnSym::Or => bool_rat(!a.is_zero() || !r[1].is_zero()),
+        FnSym::Not => bool_rat(a.is_zero()),
+        FnSym::Exp | FnSym::Log | FnSym::Sin | FnSym::Cos | FnSym::Tanh | FnSym::Sqrt => {
+            unreachable!("transcendental symbols are refused above")
+        }
+    })
+}
+
+/// The row `∂f/∂r_i` of the Jacobian of `f` at `r`: `Lin_f(r)(w) = Σ_i c_i · w_i`.
+pub(crate) fn jacobian_row(f: FnSym, r: &[Rat]) -> Result<Vec<Rat>, PrimError> {
+    if f.is_transcendental() {
+        return Err(PrimError::NonRational(f));
+    }
+    let one = Rat::one;
+    let zero = Rat::zero;
+    let a = &r[0];
+    Ok(match f {
+        FnSym::Add => vec![one(), one()],
+        FnSym::Sub => vec![one(), -one()],
+        FnSym::Mul => vec![r[1].clone(), a.clone()],
+        FnSym::Div => {
+            // The quotient rule (a' - q b') / b with the total division (semantics/src/dual.rs).
+            let b = &r[1];
+            let q = total_div(a, b);
+            vec![total_div(&one(), b), total_div(&-q, b)]
+        }
+        FnSym::Neg => vec![-one()],
+        FnSym::Pow(k) => match k {
+            0 => vec![zero()],
+            1 => vec![one()],
+            _ => vec![Rat::from_integer(k.into()) * pow_total(a, k - 1)],
+        },
+        FnSym::Abs => vec![if a.is_negative() {
+            -one()
+        } else if a.is_zero() {
+            zero()
+        } else {
+            one()
+        }],
+        FnSym::Min => {
+            let first = a <= &r[1];
+            vec![bool_rat(first), bool_rat(!first)]
+        }
+        FnSym::Max => {
+            let first = a >= &r[1];
+            vec![bool_rat(first), bool_rat(!first)]
+        }
+        FnSym::Sel(c) => {
+            let t = cmp(c, a, &r[1]);
+            vec![zero(), zero(), bool_rat(t), bool_rat(!t)]
+        }
+        FnSym::Floor
+        | FnSym::ZDiv
+        | FnSym::ZMod
+        | FnSym::Cmp(_)
+        | FnSym::And
+        | FnSym::Or
+        | FnSym::Not => vec![zero(); f.arity()],
+        FnSym::Exp | FnSym::Log | FnSym::Sin | FnSym::Cos | FnSym::Tanh | FnSym::Sqrt => {
+            unreachable!("transcendental symbols are refused above")
+        }
+    })
+}

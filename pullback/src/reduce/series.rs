@@ -1,0 +1,91 @@
+//! Pullbacks along let series: reductions 7 and 8, the pullback at a value P, and the
+//! A-context (Mak and Ong, §3.2 and §3.3.1; the forms are reconstructed,
+//! docs/engines/pullback-reduction.md, "Let series").
+//!
+//! | # | left side | right side | side condition | status |
+//! |---|---|---|---|---|
+//! | 7 | `pb(\x. let y = E in y, ω)` | `pb(\x. E, ω)` | | paper ("base case"), reconstructed form |
+//! | 8 | `pb(\x. let y = E in L, ω)` | `pb(\x. (x, E), pb(\z. L{x := z.0, y := z.1}, ω))` | `L ≢ y`, `z` fresh | paper (contravariance of pullbacks), reconstructed form |
+//! | P | `pb(\x. E, ω) v` | `dual(\u. J(\x. E, u) v, ω (E{x := v}))` | `E` not a let, `u` fresh | paper ("the following pullback reduction"), reconstructed form |
+//! | P | `pb(s, ω) v` | `dual(\u. J(s, u) v, ω (s v))` | `s` not an abstraction | our decision |
+//! | A3 | `pb(\x. s, ω)`, `J(\x. s, t) v` | the same with `s` A-normalised | `s` neither a let nor elementary | paper (A-context), reconstructed |
+//!
+//! The tuple `(x, E)` of rule 8 is the tape: it carries every intermediate that later
+//! elementary terms may use. Under call by value the argument `ω (E{x := v})` of P's dual
+//! is reduced before the dual collapses, which is the forward phase; the pending
+//! `dual(Jat, [])` frames collapse by rule 5 in reverse order, which is the reverse phase
+//! (§3.3.1, Example 3.5).
+
+use super::subst::{subst, subst_many};
+use super::{Machine, Rule};
+use crate::anf;
+use crate::syntax::{Term, TermKind};
+use adora_core::diag::Diagnostic;
+
+/// Contracts a redex of rules 7, 8, P or A3.
+pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Term>, Diagnostic> {
+    Ok(match (rule, t.kind) {
+        (Rule::R7, TermKind::Pb(s, omega)) => match s.kind {
+            TermKind::Lam(x, ty, body) => match body.kind {
+                TermKind::Let(_, e, _) => Some(Term::pb(
+                    Term::new(TermKind::Lam(x, ty, e)),
+                    *omega,
+                )),
+                _ => None,
+            },
+            _ => None,
+        },
+        (Rule::R8, TermKind::Pb(s, omega)) => match s.kind {
+            TermKind::Lam(x, ty, body) => match body.kind {
+                TermKind::Let(y, e, rest) => {
+                    let z = m.fresh.var("z");
+                    let zt = Term::var(&z);
+                    let sub = [
+                        (x.clone(), Term::proj(zt.clone(), false)),
+                        (y, Term::proj(zt, true)),
+                    ];
+                    let rest2 = subst_many(&rest, &sub, &mut m.fresh);
+                    let first = Term::new(TermKind::Lam(
+                        x.clone(),
+                        ty,
+                        Box::new(Term::pair(Term::var(&x), *e)),
+                    ));
+                    Some(Term::pb(first, Term::pb(Term::lam(&z, rest2), *omega)))
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        (Rule::P, TermKind::App(p, v)) => match p.kind {
+            TermKind::Pb(s, omega) => {
+                let u = m.fresh.var("u");
+                let image = match &s.kind {
+                    TermKind::Lam(x, _, e) => subst(e, x, &v, &mut m.fresh),
+                    _ => Term::app((*s).clone(), (*v).clone()),
+                };
+                let jat = Term::lam(&u, Term::app(Term::jac(*s, Term::var(&u)), *v));
+                Some(Term::dual(jat, Term::app(*omega, image)))
+            }
+            _ => None,
+        },
+        (Rule::A3, TermKind::Pb(s, omega)) => match s.kind {
+            TermKind::Lam(x, ty, body) => {
+                let b = anf::normalize(&body, &mut m.fresh);
+                Some(Term::pb(Term::new(TermKind::Lam(x, ty, Box::new(b))), *omega))
+            }
+            _ => None,
+        },
+        (Rule::A3, TermKind::App(j, v)) => match j.kind {
+            TermKind::Jac(s, d) => match s.kind {
+                TermKind::Lam(x, ty, body) => {
+                    let b = anf::normalize(&body, &mut m.fresh);
+                    let lam = Term::new(TermKind::Lam(x, ty, Box::new(b)));
+                    Some(Term::app(Term::jac(lam, *d), *v))
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    })
+}
