@@ -137,10 +137,15 @@ pub fn header(src: &str) -> Result<Header, Diagnostic> {
     Ok(h)
 }
 
-/// Parses a file: its header, then its closed term, then the term's type.
+/// Parses a file: its header, then its closed term, then the term's type (an `input`
+/// header annotates the parameter of an unannotated abstraction with the input's type).
 pub fn parse(src: &str) -> Result<AdpFile, Diagnostic> {
     let header = header(src)?;
-    let term = parse::term_closed(src)?;
+    let mut term = parse::term_closed(src)?;
+    // The input fixes the parameter type of an unannotated `\z. t` (`\z. 7` at `(1, 2)`).
+    if let (Some((_, lit)), TermKind::Lam(_, ann @ None, _)) = (&header.input, &mut term.kind) {
+        *ann = Some(lit.ty.clone());
+    }
     let ty = types::infer(&term, &[])?;
     Ok(AdpFile { term, ty, header })
 }
