@@ -16,10 +16,16 @@
 //! | [`reduce`] | values, contexts, reductions 1–20 with premises, the call-by-value strategy, trace, counters | §3.3–§3.4 |
 //! | [`ad`] | gradient, VJP and JVP by reducing `pb(f, ω) s` and `J(f, ṡ) s` | §3.3 |
 //! | [`parse`] | the parser of the concrete syntax (spans, diagnostics, sugar) | §3.1 |
+//! | [`types`] | simple types by unification (`dual σ` convertible to `σ -> R`) | §3.1 (Fig. 2) |
+//! | [`lin`] | linear positions `lin(s)` | §3.1 |
+//! | [`file`] | `.adp` files: header lines and one closed, typed term | — |
 
 pub mod ad;
 pub mod anf;
+pub mod file;
+pub mod lin;
 pub mod parse;
 pub mod print;
 pub mod reduce;
 pub mod syntax;
+pub mod types;

@@ -11,6 +11,7 @@ mod export;
 mod fuzz;
 mod inputs;
 mod names;
+mod pullback;
 mod run;
 mod schema;
 mod show;
@@ -69,6 +70,10 @@ enum Command {
         #[arg(long, value_name = "LITERAL", allow_hyphen_values = true)]
         cotangent: String,
     },
+    /// Reduce a pullback-calculus file (`.adp`) with the call-by-value strategy and print
+    /// its normal form; `--trace` prints every step (docs/engines/pullback.md).
+    #[command(after_help = EXIT_CODES)]
+    Reduce(pullback::ReduceArgs),
     /// Print a program after a named stage, as source that parses and evaluates again.
     #[command(after_help = EXIT_CODES)]
     Show {
@@ -288,6 +293,17 @@ pub fn run(cli: Cli) -> u8 {
     let agreed = |r: Result<compare::Verdict, error::CliError>| r.map(|v| v.exit_code());
     let result = match cli.command {
         Command::Eval(a) => diff::eval(&a).map(|()| OK),
+        // `.adp` files are pullback-calculus terms, differentiated by reduction.
+        Command::Grad(a) if pullback::is_adp(&a.file) => {
+            pullback::derivative(&a, pullback::Question::Grad).map(|()| OK)
+        }
+        Command::Jvp { run, tangents } if pullback::is_adp(&run.file) => {
+            pullback::derivative(&run, pullback::Question::Jvp(&tangents)).map(|()| OK)
+        }
+        Command::Vjp { run, cotangent } if pullback::is_adp(&run.file) => {
+            pullback::derivative(&run, pullback::Question::Vjp(&cotangent)).map(|()| OK)
+        }
+        Command::Reduce(a) => pullback::reduce(&a).map(|()| OK),
         Command::Grad(a) => agreed(diff::grad(&a)),
         Command::Jvp { run, tangents } => agreed(diff::jvp(&run, &tangents)),
         Command::Vjp { run, cotangent } => agreed(diff::vjp(&run, &cotangent)),

@@ -15,6 +15,7 @@ mod export_oracle;
 mod float_inputs;
 mod fuzz_smoke;
 mod limits_elements;
+mod pullback_cli;
 mod regress_fuzz_findings;
 mod regress_reliability;
 mod run_interp;

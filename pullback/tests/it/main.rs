@@ -2,8 +2,11 @@
 
 mod ad;
 mod anf;
+mod goldens;
+mod lin;
 mod parse;
 mod reduce_examples;
 mod reduce_rules;
 mod reduce_values;
 mod syntax;
+mod types;

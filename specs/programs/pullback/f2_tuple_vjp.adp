@@ -1,0 +1,11 @@
+-- f.2, a tuple output: f(x, y) = (x·y, x + y) at (2, 5).
+-- By hand: value (10, 7); the Jacobian is [[y, x], [1, 1]] = [[5, 2], [1, 1]], so the VJP
+-- for the cotangent (1, 3) is (1·5 + 3·1, 1·2 + 3·1) = (8, 5) and the JVP along (1, 0)
+-- is the first column (5, 1).
+-- input: z = (2, 5)
+-- value: (10, 7)
+-- cotangent: (1, 3)
+-- vjp: (8, 5)
+-- tangent: (1, 0)
+-- jvp: (5, 1)
+\z. (mul z, add z)
