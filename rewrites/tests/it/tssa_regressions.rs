@@ -38,8 +38,7 @@ def main(x: R) -> R =
     let opts = EvalOptions::default();
     let tssa = engine::find("tssa").expect("registered");
     let got = harness::gradient::<Rat>(tssa.as_ref(), &f, &inputs, &opts).unwrap();
-    let want =
-        harness::gradient::<Rat>(engine::reference().as_ref(), &f, &inputs, &opts).unwrap();
+    let want = harness::gradient::<Rat>(engine::reference().as_ref(), &f, &inputs, &opts).unwrap();
     assert_eq!(want.grads, vec![Some(Value::real(rat(8, 1)))]);
     assert_eq!(got, want);
 }
@@ -71,8 +70,7 @@ fn the_vjp_through_append_and_a_constant_scatter_is_the_references() {
     let opts = EvalOptions::default();
     let tssa = engine::find("tssa").expect("registered");
     let got = harness::vjp::<Rat>(tssa.as_ref(), &f, &inputs, &ct, &opts).unwrap();
-    let want =
-        harness::vjp::<Rat>(engine::reference().as_ref(), &f, &inputs, &ct, &opts).unwrap();
+    let want = harness::vjp::<Rat>(engine::reference().as_ref(), &f, &inputs, &ct, &opts).unwrap();
     let nonzero = Value::reals(vec![3], vec![rat(0, 1), rat(-13, 3), rat(0, 1)]).unwrap();
     assert_eq!(want.grads, vec![Some(nonzero)]);
     assert_eq!(got, want);

@@ -118,8 +118,7 @@ pub fn check_pe_nf(t: &Term, inputs: &[(Var, Ty)]) -> Check {
         let pair_typed = type_of(l, &env).is_some_and(|ty| is_pair(&ty));
         if pair_typed && !matches!(l, Term::Var(_)) && !is_input_path(l, &bound) {
             return Err(
-                "an output leaf of pair type is neither a variable nor an input expression"
-                    .into(),
+                "an output leaf of pair type is neither a variable nor an input expression".into(),
             );
         }
     }
