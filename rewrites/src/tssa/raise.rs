@@ -209,9 +209,6 @@ fn contraction(
     z: Option<&Access>,
 ) -> Result<Expr> {
     let s = solve::eliminate(sums, pred);
-    for (j, a) in &s.solved {
-        rx.ivars.insert(j.clone(), IBind::Solved(a.clone()));
-    }
     let mut guard = s.rest.clone();
     for (j, a) in &s.solved {
         let n = sums
@@ -225,6 +222,15 @@ fn contraction(
         );
     }
     let r = build_sum(rx, &s.kept, |rx| {
+        // The solutions are raised here, where every variable they mention is bound, and
+        // last first: a solution mentions no variable solved before it, only later ones
+        // (`solve`). Raising them where they are used instead would let an `exists`
+        // binder of the guard capture a variable of a solution (`∃i3. i1 == 1` with
+        // `i1 := i3`).
+        for (j, a) in s.solved.iter().rev() {
+            let e = rx.aff(a)?;
+            rx.ivars.insert(j.clone(), IBind::Solved(e));
+        }
         let ey = access(rx, y)?;
         let e = match z {
             Some(z) => bin(BinOp::Mul, ey, access(rx, z)?),

@@ -52,4 +52,5 @@ mod soac_rules;
 mod tssa_deriv;
 mod tssa_egg;
 mod tssa_lower;
+mod tssa_regressions;
 mod tssa_ssa;

@@ -4,7 +4,8 @@
 //! - **LL-NF** `e ::= let x = r in e | r`, every `r` let-free.
 //! - **PE-NF** LL-NF; no bound variable has a pair type (up to ≅); the only projections
 //!   are of input expressions `X.k…`; the only pair constructions form the output (the
-//!   tree of pairs at the top of the final body).
+//!   tree of pairs at the top of the final body), whose leaves have no pair type unless
+//!   they are variables or input expressions.
 //! - **GP-NF** PE-NF; every right-hand side is an input expression or `gen I. s` (`I`
 //!   possibly empty), and so is every leaf of the output (or a variable), where
 //!   `s ::= c | #a | s + s | s * s | f(s) | sum i:n. s | [p] s | x[a]…[a]` and the last
@@ -114,6 +115,12 @@ pub fn check_pe_nf(t: &Term, inputs: &[(Var, Ty)]) -> Check {
     output_leaves(body, &mut leaves);
     for l in leaves {
         pair_free(l, &bound).map_err(|m| format!("output: {m}"))?;
+        let pair_typed = type_of(l, &env).is_some_and(|ty| is_pair(&ty));
+        if pair_typed && !matches!(l, Term::Var(_)) && !is_input_path(l, &bound) {
+            return Err(
+                "an output leaf of pair type is neither a variable nor an input expression".into(),
+            );
+        }
     }
     Ok(())
 }

@@ -21,18 +21,25 @@
 //!
 //! 5.18 and 5.19 substitute (`x := (x0, x1)`, also in the data paths of data predicates):
 //! a custom applier ([`super::appliers::SplitLet`]).
+//!
+//! A pre-pass (our decision, docs/engines/tssa-passes.md, "Pair elimination") η-expands
+//! every pair-typed output leaf `l` that is neither a variable nor an input expression to
+//! `(l.0, l.1)`, down to non-pairs; the rules then push the projections inwards. Without
+//! it a leaf such as `[p] (gen i:n. X)[a]` over a pair-typed input `X` keeps its pair type
+//! (no rule fires on it), and gen push-out has no normal form for it.
 
 use super::analysis::TlAnalysis;
 use super::appliers::{Ctx, SplitLet};
 use super::extract::Mode;
 use super::lang::Tl;
 use super::letlift::reorder;
-use super::nf::{check_ll_nf, check_pe_nf};
+use super::nf::{check_ll_nf, check_pe_nf, is_input_path, spine};
 use super::run::{run_pass, Limits, PassReport};
-use super::types::is_soa;
+use super::types::{binder_types, is_pair, is_soa, soa, type_of};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_core::tl::{Term, Ty, Var};
 use egg::{rewrite as rw, Rewrite};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The rules of pair elimination, in the order of the table.
 pub fn rules(ctx: &Ctx) -> Vec<Rewrite<Tl, TlAnalysis>> {
@@ -78,6 +85,7 @@ pub fn pairelim_report(
             ),
         ));
     }
+    let t = &split_pair_leaves(t, inputs);
     run_pass(
         "pair elimination",
         t,
@@ -93,4 +101,35 @@ pub fn pairelim_report(
 /// to ≅ and the same cost `C`.
 pub fn pairelim(t: &Term, inputs: &[(Var, Ty)]) -> Result<Term> {
     Ok(pairelim_report(t, inputs, &Limits::default(), None)?.0)
+}
+
+/// The pre-pass (module documentation): every output leaf of pair type (up to ≅) that is
+/// neither a variable nor an input expression, `l`, becomes `(l.0, l.1)`, repeatedly.
+pub fn split_pair_leaves(t: &Term, inputs: &[(Var, Ty)]) -> Term {
+    let env: BTreeMap<Var, Ty> = inputs.iter().map(|(x, ty)| (x.clone(), soa(ty))).collect();
+    let mut types = env.clone();
+    binder_types(t, &env, &mut types);
+    let (binds, body) = spine(t);
+    let bound: BTreeSet<&Var> = binds.iter().map(|(x, _)| *x).collect();
+    let mut out = split_leaf(body, &types, &bound);
+    for (x, r) in binds.into_iter().rev() {
+        out = Term::Let(x.clone(), Box::new(r.clone()), Box::new(out));
+    }
+    out
+}
+
+fn split_leaf(l: &Term, types: &BTreeMap<Var, Ty>, bound: &BTreeSet<&Var>) -> Term {
+    match l {
+        Term::Pair(a, b) => Term::Pair(
+            Box::new(split_leaf(a, types, bound)),
+            Box::new(split_leaf(b, types, bound)),
+        ),
+        Term::Var(_) => l.clone(),
+        l if is_input_path(l, bound) => l.clone(),
+        l if type_of(l, types).is_some_and(|ty| is_pair(&ty)) => {
+            let side = |k: u8| split_leaf(&Term::Proj(k, Box::new(l.clone())), types, bound);
+            Term::Pair(Box::new(side(0)), Box::new(side(1)))
+        }
+        l => l.clone(),
+    }
 }

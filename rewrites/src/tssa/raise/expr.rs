@@ -62,13 +62,14 @@ pub fn index(x: Expr, idx: Vec<Expr>) -> Expr {
 }
 
 /// What index variables stand for while raising: a core binder, or the solution of an
-/// equality (an affine form over other index variables, raised where it is used).
+/// equality, raised where it is *defined* (over fresh core binders, so that no `exists`
+/// binder of a predicate raised later can capture a variable it mentions).
 #[derive(Clone, Debug)]
 pub enum IBind {
     /// A core `Z` binder.
     Name(String),
-    /// A solved summation variable.
-    Solved(Aff),
+    /// A solved summation variable: its solution as a `Z` expression.
+    Solved(Expr),
 }
 
 /// The raising context of one function: names and index-variable bindings.
@@ -92,7 +93,7 @@ impl Rx {
     pub fn ivar(&mut self, v: &str) -> Result<Expr> {
         match self.ivars.get(v).cloned() {
             Some(IBind::Name(n)) => Ok(var(&n)),
-            Some(IBind::Solved(a)) => self.aff(&a),
+            Some(IBind::Solved(e)) => Ok(e),
             None => Err(internal(format!("the index variable `{v}` is unbound"))),
         }
     }
