@@ -138,8 +138,5 @@ fn a_reduction_of_a_product_with_a_scalar_buffer_is_not_a_matrix_product() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(
-        out.contains("value: 0") && out.contains("z: 0"),
-        "{out}"
-    );
+    assert!(out.contains("value: 0") && out.contains("z: 0"), "{out}");
 }

@@ -3,8 +3,8 @@
 //! instead of one per file (docs/architecture.md, "Tests").
 //! A new test file `tests/it/NAME.rs` is added here as `mod NAME;`.
 
-mod check_size;
 mod ball_cli;
+mod check_size;
 mod checkpoint_cli;
 mod cli;
 mod cli_exit_codes;
