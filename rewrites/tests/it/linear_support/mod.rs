@@ -72,7 +72,7 @@ pub fn goldens() -> Vec<Golden> {
             .collect();
         let f64 = header(&text, "numeric")
             .iter()
-            .any(|l| l.starts_with("f64"));
+            .any(|l| l.starts_with("f64") || l.starts_with("ball"));
         out.push(Golden {
             path,
             f,
