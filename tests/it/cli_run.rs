@@ -140,3 +140,59 @@ fn a_reduction_of_a_product_with_a_scalar_buffer_is_not_a_matrix_product() {
     let out = stdout(&o);
     assert!(out.contains("value: 0") && out.contains("z: 0"), "{out}");
 }
+
+/// `adora run FILE --backend B` with the inputs, the value line(s) it prints.
+fn run_value(p: &std::path::Path, backend: &str, inputs: &[&str]) -> String {
+    let mut args = vec!["run", p.to_str().unwrap(), "--backend", backend];
+    for i in inputs {
+        args.extend(["--input", i]);
+    }
+    let o = adora(&args);
+    assert_eq!(o.status.code(), Some(0), "{backend}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// Regression (`adora check --size 4`, `backend/cpu-equals-exact`): `min`/`max`
+/// reductions and scans over a NaN. The evaluator folds the elements first and combines
+/// with `ne` last; the executor started its fold from `ne`, which differs once a NaN is
+/// among the elements (an unordered pair keeps its right operand).
+#[test]
+fn min_and_max_reductions_over_a_nan_follow_the_evaluator_order() {
+    let scan = file(
+        "scan-min-nan",
+        "def main(x: R[4], a: R) -> R[4] = scan(min, a, x)\n",
+    );
+    let red = file(
+        "reduce-max-nan",
+        "def main(x: R[4], a: R) -> R = reduce(max, a, x)\n",
+    );
+    for (p, a, want) in [
+        (&scan, "a=0", "[0, 0, 0, 0]"),
+        (&scan, "a=5", "[1, 5, 3, 2]"),
+        (&red, "a=0", "value: 3"),
+        (&red, "a=5", "value: 5"),
+    ] {
+        let inputs = ["x=[1, nan, 3, 2]", a];
+        let exact = run_value(p, "interp", &inputs);
+        assert!(exact.contains(want), "{exact}");
+        assert_eq!(run_value(p, "cpu", &inputs), exact, "{a}");
+    }
+}
+
+/// The same over a long array, where the executor reduces in parallel chunks: the chunk
+/// holding the NaN restarts the fold, so the result is the minimum after the NaN.
+#[test]
+fn a_chunked_min_reduction_restarts_after_a_nan() {
+    let p = file(
+        "reduce-min-nan-long",
+        "def main(x: R[5000], a: R) -> R = reduce(min, a, x)\n",
+    );
+    let xs: Vec<String> = (0..5000)
+        .map(|i| if i == 2500 { "nan".into() } else { i.to_string() })
+        .collect();
+    let x = format!("x=[{}]", xs.join(", "));
+    let inputs = [x.as_str(), "a=10000"];
+    let exact = run_value(&p, "interp", &inputs);
+    assert!(exact.contains("value: 2501"), "{exact}");
+    assert_eq!(run_value(&p, "cpu", &inputs), exact);
+}

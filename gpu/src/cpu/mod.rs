@@ -290,13 +290,16 @@ impl Ctx<'_> {
             return;
         }
         // Few outputs over a large space: lanes over the reduced space, partial results
-        // per chunk combined in order.
+        // per chunk combined in order. `min`/`max` are not associative once a NaN occurs
+        // (an unordered pair keeps its right operand, so a left fold restarts after each
+        // NaN): a chunk holding a NaN replaces what the chunks before it gave.
+        let restarts = matches!(op, crate::plan::RedOp::Min | crate::plan::RedOp::Max);
         for (o, slot) in out.iter_mut().enumerate() {
             let mut oix = vec![0usize; shape.len()];
             unflatten(o, shape, &mut oix);
             let c = chunk_len(m);
             let starts: Vec<usize> = (0..m).step_by(c.max(1)).collect();
-            let parts: Vec<f64> = starts
+            let parts: Vec<(f64, bool)> = starts
                 .par_iter()
                 .map(|&s| {
                     let n = c.min(m - s);
@@ -307,10 +310,12 @@ impl Ctx<'_> {
                     index_lanes(&mut ev, red_vars, red, s, n);
                     let x = ev.eval(body);
                     let mut a = x.at(0);
+                    let mut nan = a.is_nan();
                     for l in 1..n {
+                        nan |= x.at(l).is_nan();
                         a = ops::bin(f, a, x.at(l));
                     }
-                    a
+                    (a, restarts && nan)
                 })
                 .collect();
             let mut ev = self.ev(1);
@@ -318,8 +323,8 @@ impl Ctx<'_> {
                 ev.set(*v, L::U(x as f64));
             }
             let mut a = ev.eval(init).at(0);
-            for p in parts {
-                a = ops::bin(f, a, p);
+            for (p, restart) in parts {
+                a = if restart { p } else { ops::bin(f, a, p) };
             }
             *slot = a;
         }

@@ -50,14 +50,57 @@ fn red_op(op: &Op) -> Option<RedOp> {
     }
 }
 
+/// For `min` and `max`, the start of the fold over the elements: the evaluator folds the
+/// elements first and combines the result with `ne` last (docs/language.md, `reduce` and
+/// `scan`), and the fold starts from `±inf`, which `min`/`max` treat exactly like their
+/// first element (NaN included: an unordered pair keeps the right operand). Starting
+/// from `ne` instead differs from the evaluator when a NaN is among the elements.
+fn last_ne(op: RedOp) -> Option<Sx> {
+    match op {
+        RedOp::Min | RedOp::Max => Some(Sx::Const(op.neutral())),
+        RedOp::Add | RedOp::Mul => None,
+    }
+}
+
+/// `folded[o] op ne[o]`, elementwise (lazy: fused into its consumers).
+fn finish_with_ne(ids: &mut Ids, op: RedOp, folded: &Arr, ne: &Arr) -> Arr {
+    let rank = folded.shape.len();
+    let ne_rank = ne.shape.len();
+    Arr::from_fn(ids, folded.base, folded.shape.clone(), |ids, o| {
+        Sx::bin(op.bin(), folded.at(ids, o), ne.at(ids, &o[rank - ne_rank..]))
+    })
+}
+
 fn idx(vars: &[VarId]) -> Vec<Sx> {
     vars.iter().map(|&v| Sx::Var(v)).collect()
 }
 
 impl Lower {
-    /// `out[o] = ne[o] op elem(o, r_0) op …` over the space `red`.
+    /// `out[o] = ne[o] op elem(o, r_0) op …` over the space `red`; for `min`/`max`, in the
+    /// evaluator's order `(elem(o, r_0) op elem(o, r_1) op …) op ne[o]` (see [`last_ne`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn reduction(
+        &mut self,
+        base: Base,
+        out: &[usize],
+        red: Vec<usize>,
+        op: RedOp,
+        ne: Arr,
+        ctx: Ctx,
+        elem: impl Fn(&Ids, &[Sx], &[Sx]) -> Sx,
+    ) -> HVal {
+        if let Some(neutral) = last_ne(op) {
+            let start = Arr::from_fn(&mut self.ids, base, out.to_vec(), |_, _| neutral);
+            let folded = self.fold_space(base, out, red, op, start, ctx, elem).arr();
+            return HVal::Arr(finish_with_ne(&mut self.ids, op, &folded, &ne));
+        }
+        self.fold_space(base, out, red, op, ne, ctx, elem)
+    }
+
+    /// `out[o] = init[o] op elem(o, r_0) op …` over the space `red`, as one kernel at the
+    /// host or as nested folds inside a kernel.
+    #[allow(clippy::too_many_arguments)]
+    fn fold_space(
         &mut self,
         base: Base,
         out: &[usize],
@@ -196,6 +239,8 @@ impl Lower {
         let m = xs.shape[0];
         let rest = xs.shape[1..].to_vec();
         let (acc, x) = (self.ids.fresh(), self.ids.fresh());
+        // min/max: fold the elements from ±inf and combine with `ne` last (`last_ne`).
+        let last = red_op(op).and_then(|r| last_ne(r).map(|c| (r, c)));
         let step = match red_op(op) {
             Some(op) => Sx::bin(op.bin(), Sx::Var(acc), Sx::Var(x)),
             None => {
@@ -210,12 +255,15 @@ impl Lower {
             }
         };
         let k = self.ids.index(m);
-        match ctx {
+        let folded = match ctx {
             Ctx::Host => {
                 let vars = self.ids.indices(&rest);
                 let full: Vec<Sx> = std::iter::once(Sx::Var(k)).chain(idx(&vars)).collect();
                 let elem = xs.at(&self.ids, &full);
-                let init = ne.at(&self.ids, &idx(&vars));
+                let init = match &last {
+                    Some((_, c)) => c.clone(),
+                    None => ne.at(&self.ids, &idx(&vars)),
+                };
                 let buf = self.buffer(xs.base, xs.shape.clone());
                 self.emit(
                     buf,
@@ -228,9 +276,9 @@ impl Lower {
                         step: Sx::Let(x, Box::new(elem), Box::new(step)),
                     },
                 );
-                Ok(HVal::Arr(self.buf_arr(buf)))
+                self.buf_arr(buf)
             }
-            Ctx::Kernel => Ok(HVal::Arr(Arr::from_fn(
+            Ctx::Kernel => Arr::from_fn(
                 &mut self.ids,
                 xs.base,
                 xs.shape.clone(),
@@ -244,7 +292,10 @@ impl Lower {
                         var: k,
                         count: m,
                         acc,
-                        init: Box::new(ne.at(ids, &v[1..])),
+                        init: Box::new(match &last {
+                            Some((_, c)) => c.clone(),
+                            None => ne.at(ids, &v[1..]),
+                        }),
                         body: Box::new(Sx::select(
                             Sx::bin(Bin::Le, Sx::Var(k), v[0].clone()),
                             upd,
@@ -252,8 +303,12 @@ impl Lower {
                         )),
                     }
                 },
-            ))),
-        }
+            ),
+        };
+        Ok(HVal::Arr(match last {
+            Some((r, _)) => finish_with_ne(&mut self.ids, r, &folded, &ne),
+            None => folded,
+        }))
     }
 
     /// `scatter(sh, x, is => ix)`.
