@@ -13,27 +13,62 @@
 //! The run renames every binder canonically after extraction.
 
 use super::analysis::{TlAnalysis, TlGraph};
-use super::extract::{extract, Mode};
+use super::extract::{extract, Extraction, Mode};
 use super::lang::{to_recexpr, BindLeaf, IdxLeaf, NameLeaf, PredLeaf, Tl};
 use super::types::{arr, proj};
 use super::vars::{aff_var, subst_ivar, subst_var, VarRepl};
 use adora_core::tl::{Aff, CmpOp, IVar, Index, Pred, Term, Ty, Var};
 use egg::{Applier, Id, PatternAst, Subst, Symbol};
 use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
 
 /// Pattern variable by name.
 pub fn pv(s: &str) -> egg::Var {
     s.parse().expect("pattern variable")
 }
 
-/// What every applier needs: the pass (its normal form guides the representatives) and
-/// the input variables.
+/// What every applier needs: the pass (its normal form guides the representatives), the
+/// input variables and the representatives of the current iteration.
 #[derive(Clone, Debug)]
 pub struct Ctx {
     /// The pass.
     pub mode: Mode,
     /// The free input variables.
     pub inputs: BTreeSet<Var>,
+    /// One extraction over the whole e-graph, shared by the applications of an iteration.
+    pub reps: RepCache,
+}
+
+impl Ctx {
+    /// A context with an empty representative cache.
+    pub fn new(mode: Mode, inputs: BTreeSet<Var>) -> Ctx {
+        Ctx {
+            mode,
+            inputs,
+            reps: RepCache::default(),
+        }
+    }
+}
+
+/// The representatives of an iteration: one extraction over every class, computed at the
+/// first substitution of the iteration and cleared by the runner's hook before the next.
+/// Extracting per application instead costs a fixpoint over the reachable classes each
+/// time, which dominated let-lifting on large terms (`adora check --size 4`). A class
+/// the cached extraction does not cover (added or merged since) is extracted afresh.
+#[derive(Clone, Default)]
+pub struct RepCache(Arc<Mutex<Option<Extraction>>>);
+
+impl RepCache {
+    /// Forgets the cached extraction (the e-graph changed).
+    pub fn clear(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+impl std::fmt::Debug for RepCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RepCache")
+    }
 }
 
 fn leaf(eg: &TlGraph, c: Id) -> Option<Tl> {
@@ -55,6 +90,15 @@ fn bind_of(eg: &TlGraph, c: Id) -> Option<(IVar, u64)> {
 }
 
 fn representative(eg: &TlGraph, c: Id, ctx: &Ctx) -> Option<Term> {
+    let mut cached = ctx.reps.0.lock().unwrap_or_else(|e| e.into_inner());
+    let ex = cached.get_or_insert_with(|| {
+        let all: Vec<Id> = eg.classes().map(|k| k.id).collect();
+        extract(eg, &all, ctx.mode, &ctx.inputs)
+    });
+    if let Some(t) = ex.any_term(eg, c) {
+        return Some(t);
+    }
+    drop(cached);
     extract(eg, &[c], ctx.mode, &ctx.inputs).any_term(eg, c)
 }
 

@@ -26,9 +26,9 @@
 //! Because the violations of a parent depend on *what* its children are (a `let`, a pair,
 //! a scalar form) and not only on their costs, each class keeps its best candidate for
 //! every combination of those flags ([`Flags`]), and a node combines its children's
-//! candidates in every way. Rounds are synchronous (every class is recomputed from the
-//! previous round's candidates) until nothing changes, so the result does not depend on
-//! the order classes are visited.
+//! candidates in every way. A candidate's tree size exceeds its children's, so the
+//! fixpoint is unique and does not depend on the order classes are visited; a worklist
+//! reaches it, recomputing only the parents of classes whose candidates changed.
 
 use super::analysis::TlGraph;
 use super::lang::{is_data_leaf, node_term, term_children, Tl};
@@ -36,7 +36,7 @@ use super::types::is_pair;
 use adora_core::tl::{Term, Ty, Var};
 use egg::{Id, Language};
 use std::collections::hash_map::DefaultHasher;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
 
 /// Which normal form the extraction aims at.
@@ -92,39 +92,63 @@ const MAX_ROUNDS: usize = 400;
 
 /// Extracts over the classes reachable from `roots`. `inputs` are the free input
 /// variables (input expressions are projections of them).
+///
+/// A worklist computes the fixpoint: every class is computed once (in id order, which
+/// puts most children before their parents), and a class whose candidates changed puts
+/// its parents back on the list. Each candidate's tree size exceeds its children's, so
+/// the fixpoint is unique and every visiting order reaches it; the worklist only saves
+/// the recomputation of unchanged classes that synchronous rounds pay.
 pub fn extract(eg: &TlGraph, roots: &[Id], mode: Mode, inputs: &BTreeSet<Var>) -> Extraction {
     let classes = reachable(eg, roots);
-    let mut best: BTreeMap<Id, BTreeMap<Flags, Cand>> = BTreeMap::new();
-    for _ in 0..MAX_ROUNDS {
-        let mut next: BTreeMap<Id, BTreeMap<Flags, Cand>> = BTreeMap::new();
-        for &c in &classes {
-            let mut here: BTreeMap<Flags, Cand> = BTreeMap::new();
-            for n in &eg[c].nodes {
-                if is_data_leaf(n) {
-                    continue;
+    let mut parents: BTreeMap<Id, Vec<Id>> = BTreeMap::new();
+    for &c in &classes {
+        for n in &eg[c].nodes {
+            for &ch in n.children() {
+                let ps = parents.entry(eg.find(ch)).or_default();
+                if ps.last() != Some(&c) {
+                    ps.push(c);
                 }
-                for cand in candidates(eg, n, &best, mode, inputs) {
-                    let better = here.get(&cand.flags).is_none_or(|old| cand.key < old.key);
-                    if better {
-                        here.insert(cand.flags, cand);
-                    }
-                }
-            }
-            if !here.is_empty() {
-                next.insert(c, here);
             }
         }
-        let same = next.len() == best.len()
-            && next.iter().all(|(c, m)| {
-                best.get(c).is_some_and(|o| {
-                    o.len() == m.len()
-                        && o.iter()
-                            .all(|(f, x)| m.get(f).is_some_and(|y| y.key == x.key))
-                })
-            });
-        best = next;
-        if same {
+    }
+    let mut best: BTreeMap<Id, BTreeMap<Flags, Cand>> = BTreeMap::new();
+    let mut queue: VecDeque<Id> = classes.iter().copied().collect();
+    let mut queued: BTreeSet<Id> = classes.iter().copied().collect();
+    let mut budget = MAX_ROUNDS.saturating_mul(classes.len());
+    while let Some(c) = queue.pop_front() {
+        queued.remove(&c);
+        if budget == 0 {
             break;
+        }
+        budget -= 1;
+        let mut here: BTreeMap<Flags, Cand> = BTreeMap::new();
+        for n in &eg[c].nodes {
+            if is_data_leaf(n) {
+                continue;
+            }
+            for cand in candidates(eg, n, &best, mode, inputs) {
+                let better = here.get(&cand.flags).is_none_or(|old| cand.key < old.key);
+                if better {
+                    here.insert(cand.flags, cand);
+                }
+            }
+        }
+        let same = match best.get(&c) {
+            Some(o) => {
+                o.len() == here.len()
+                    && o.iter()
+                        .all(|(f, x)| here.get(f).is_some_and(|y| y.key == x.key))
+            }
+            None => here.is_empty(),
+        };
+        if same {
+            continue;
+        }
+        best.insert(c, here);
+        for &p in parents.get(&c).map(Vec::as_slice).unwrap_or(&[]) {
+            if queued.insert(p) {
+                queue.push_back(p);
+            }
         }
     }
     Extraction { best, mode }

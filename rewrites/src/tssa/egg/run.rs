@@ -91,10 +91,8 @@ pub fn run_pass(
     binder_types(&t, &env, &mut types);
     let mut input_set: BTreeSet<Var> = input_names.iter().cloned().collect();
     input_set.extend(free.vars.iter().cloned());
-    let ctx = Ctx {
-        mode,
-        inputs: input_set.clone(),
-    };
+    let ctx = Ctx::new(mode, input_set.clone());
+    let reps = ctx.reps.clone();
     let mut eg = TlGraph::new(TlAnalysis {
         types,
         conflict: None,
@@ -108,9 +106,13 @@ pub fn run_pass(
         .with_node_limit(limits.node_limit)
         .with_time_limit(limits.time_limit)
         .with_scheduler(SimpleScheduler)
-        .with_hook(|r| match &r.egraph.analysis.conflict {
-            Some(c) => Err(format!("analysis conflict: {c}")),
-            None => Ok(()),
+        .with_hook(move |r| {
+            // The e-graph was rebuilt since the last iteration: new representatives.
+            reps.clear();
+            match &r.egraph.analysis.conflict {
+                Some(c) => Err(format!("analysis conflict: {c}")),
+                None => Ok(()),
+            }
         })
         .run(&rules);
     let eg = &runner.egraph;

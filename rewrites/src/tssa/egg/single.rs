@@ -39,10 +39,7 @@ pub fn pass_rules(pass: Pass, ctx: &Ctx, no_copy: bool) -> Vec<Rewrite<Tl, TlAna
 
 /// The names of a pass's rules, in table order.
 pub fn rule_names(pass: Pass) -> Vec<String> {
-    let ctx = Ctx {
-        mode: Mode::LetLift,
-        inputs: BTreeSet::new(),
-    };
+    let ctx = Ctx::new(Mode::LetLift, BTreeSet::new());
     let mut names: Vec<String> = pass_rules(pass, &ctx, false)
         .iter()
         .map(|r| r.name.to_string())
@@ -75,10 +72,7 @@ pub fn apply_once(
         Pass::PairElim => Mode::PairElim,
         Pass::GenPush => Mode::GenPush,
     };
-    let ctx = Ctx {
-        mode,
-        inputs: input_set,
-    };
+    let ctx = Ctx::new(mode, input_set);
     let rules: Vec<_> = pass_rules(pass, &ctx, rule == "tl/5.9-no-copy")
         .into_iter()
         .filter(|r| r.name.as_str() == rule)

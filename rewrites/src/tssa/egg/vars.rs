@@ -248,16 +248,18 @@ impl SubstV<'_> {
             Term::Call(f, e) => Term::Call(*f, b(e)?),
             Term::Proj(k, e) => Term::Proj(*k, b(e)?),
             Term::Gen(i, n, e) | Term::Sum(i, n, e) => {
-                let (i2, e2) = if self.rf.ivars.contains(i) {
+                let (i2, body) = if self.rf.ivars.contains(i) {
                     let mut avoid = self.rf.ivars.clone();
                     avoid.extend(Free::of_term(e).ivars);
                     let j = fresh_like(i, &avoid);
                     let e2 = subst_ivar(e, i, &aff_var(&j))?;
-                    (j, e2)
+                    (j, self.term(&e2)?)
                 } else {
-                    (i.clone(), (**e).clone())
+                    // No copy of the body before substituting: nested binders would
+                    // copy each level once per enclosing level.
+                    (i.clone(), self.term(e)?)
                 };
-                let body = Box::new(self.term(&e2)?);
+                let body = Box::new(body);
                 match t {
                     Term::Gen(..) => Term::Gen(i2, *n, body),
                     _ => Term::Sum(i2, *n, body),
@@ -403,17 +405,17 @@ impl SubstI<'_> {
                 if j == self.i {
                     return Some(t.clone());
                 }
-                let (j2, e2) = if self.af.ivars.contains(j) {
+                let (j2, body) = if self.af.ivars.contains(j) {
                     let mut avoid = self.af.ivars.clone();
                     avoid.extend(Free::of_term(e).ivars);
                     avoid.insert(self.i.to_string());
                     let j2 = fresh_like(j, &avoid);
                     let e2 = subst_ivar(e, j, &aff_var(&j2))?;
-                    (j2, e2)
+                    (j2, self.term(&e2)?)
                 } else {
-                    (j.clone(), (**e).clone())
+                    (j.clone(), self.term(e)?)
                 };
-                let body = Box::new(self.term(&e2)?);
+                let body = Box::new(body);
                 match t {
                     Term::Gen(..) => Term::Gen(j2, *n, body),
                     _ => Term::Sum(j2, *n, body),
