@@ -4,9 +4,15 @@
 //!
 //! Exact programs are compared against the exact rational: the float answer agrees when
 //! `|d - r| <= 1e-9 * max(1, |r|)`, and the largest error in ULPs of the double nearest
-//! `r` is reported. f64 programs are compared with our f64 answer within the same bound
-//! (NaN agrees with NaN, an infinity with the same infinity). Integers and booleans must
-//! be equal.
+//! `r` is reported. Programs with transcendental functions (`f64` and `ball` golden
+//! programs) are compared against our certified enclosure `[lo, hi]` (`ball` mode at 128
+//! bits): the float answer agrees when its distance to the enclosure is within the same
+//! bound, and its distance in ULPs of the double nearest the enclosure's midpoint is
+//! reported (0 inside). Where no enclosure can be had (an undecidable comparison, a value
+//! outside the exponent range, an infinity or NaN) the answer is compared with our f64
+//! answer within the bound (NaN agrees with NaN, an infinity with the same infinity).
+//! Integers and booleans must be equal. Each agreeing program prints, per compared
+//! output, its largest error in ULPs and the component where it occurs.
 
 use super::error::CliError;
 use super::export::{module, TargetArg};
@@ -16,6 +22,8 @@ use crate::export::Target;
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::{self, harness};
 use adora_semantics::eval::EvalOptions;
+use adora_semantics::scalar::interval::PrecisionScope;
+use adora_semantics::scalar::Interval;
 use adora_semantics::value::Value;
 use adora_semantics::Rat;
 use num_traits::{Signed, ToPrimitive};
@@ -30,8 +38,9 @@ pub const BOUND: f64 = 1e-9;
 /// The outcome of one program.
 #[derive(Debug, PartialEq)]
 enum Outcome {
-    /// Every compared number agrees; the largest error in ULPs (exact programs).
-    Agree(f64),
+    /// Every compared number agrees: the largest error in ULPs, and one line per compared
+    /// output (its largest error in ULPs and where).
+    Agree(f64, String),
     /// A number differs: what, where.
     Disagree(String),
     /// `export` refused the program (its message).
@@ -81,8 +90,9 @@ pub fn difftest(against: TargetArg, files: &[PathBuf], python: &Path) -> Result<
         let row = table.entry(group.clone()).or_default();
         row[0] += 1;
         match &outcome {
-            Outcome::Agree(u) => {
+            Outcome::Agree(u, lines) => {
                 row[1] += 1;
+                println!("agree {}: {lines}", f.display());
                 let w = ulps.entry(group).or_insert(0.0);
                 *w = w.max(*u);
             }
@@ -128,11 +138,12 @@ fn one(file: &Path, target: Target, python: &Path, out: &Path) -> Result<Option<
     if case.error.is_some() {
         return Ok(None);
     }
+    // Programs with transcendentals are exported and run in f64; ours are enclosures.
     let numeric = match case.numeric {
         adora_specs::case::Numeric::Exact => Numeric::Exact,
-        adora_specs::case::Numeric::F64 { .. } => Numeric::F64,
-        // The enclosure programs are checked by the golden runner, not against floats.
-        adora_specs::case::Numeric::Ball { .. } => return Ok(None),
+        adora_specs::case::Numeric::F64 { .. } | adora_specs::case::Numeric::Ball { .. } => {
+            Numeric::F64
+        }
     };
     let a = RunArgs {
         file: file.to_path_buf(),
@@ -177,80 +188,97 @@ fn one(file: &Path, target: Target, python: &Path, out: &Path) -> Result<Option<
     let theirs: Json = serde_json::from_slice(&run.stdout).map_err(|e| e.to_string())?;
     let opts = EvalOptions::default();
     let reference = engine::reference();
+    let ours = match numeric {
+        Numeric::Exact => {
+            let xs = inputs::inputs::<Rat>(&l, &a).map_err(|e| e.text)?;
+            ours_all(&l, &xs, &opts, reference.as_ref(), &theirs, Num::exact)
+        }
+        Numeric::F64 | Numeric::Ball => {
+            let enclosed = {
+                let _p = PrecisionScope::new(ENCLOSURE_BITS);
+                inputs::inputs::<Interval>(&l, &a)
+                    .map_err(|e| e.text)
+                    .and_then(|xs| ours_all(&l, &xs, &opts, reference.as_ref(), &theirs, Num::ball))
+            };
+            match enclosed {
+                Ok(o) => Ok(o),
+                Err(_) => {
+                    let xs = inputs::inputs::<f64>(&l, &a).map_err(|e| e.text)?;
+                    ours_all(&l, &xs, &opts, reference.as_ref(), &theirs, |x: &f64| {
+                        Num::F64(*x)
+                    })
+                }
+            }
+        }
+    };
+    let ours = match ours {
+        Ok(o) => o,
+        Err(e) => return Ok(Some(Outcome::Disagree(e))),
+    };
     let mut worst = 0.0f64;
-    let mut check = |what: &str, ours: Vec<Num>, theirs: &Json| -> Result<(), String> {
+    let mut lines = Vec::new();
+    for (what, ours, theirs) in &ours {
         let flat = flatten(theirs);
         if flat.len() != ours.len() {
-            return Err(format!(
+            return Ok(Some(Outcome::Disagree(format!(
                 "{what}: {} numbers, ours {}",
                 flat.len(),
                 ours.len()
-            ));
+            ))));
         }
+        let mut here = (0.0f64, 0usize);
         for (k, (o, t)) in ours.iter().zip(&flat).enumerate() {
             match agree(o, t) {
-                Some(u) => worst = worst.max(u),
-                None => return Err(format!("{what}[{k}]: theirs {t}, ours {}", o.show())),
+                Some(u) if u > here.0 => here = (u, k),
+                Some(_) => {}
+                None => {
+                    return Ok(Some(Outcome::Disagree(format!(
+                        "{what}[{k}]: theirs {t}, ours {}",
+                        o.show()
+                    ))))
+                }
             }
         }
-        Ok(())
-    };
-    let res = match numeric {
-        Numeric::Exact => {
-            let xs = inputs::inputs::<Rat>(&l, &a).map_err(|e| e.text)?;
-            compare_all(
-                &l,
-                &xs,
-                &opts,
-                reference.as_ref(),
-                &theirs,
-                &mut check,
-                Num::exact,
-            )
-        }
-        Numeric::Ball => return Ok(None),
-        Numeric::F64 => {
-            let xs = inputs::inputs::<f64>(&l, &a).map_err(|e| e.text)?;
-            compare_all(
-                &l,
-                &xs,
-                &opts,
-                reference.as_ref(),
-                &theirs,
-                &mut check,
-                |x: &f64| Num::F64(*x),
-            )
-        }
-    };
-    Ok(Some(match res {
-        Ok(()) => Outcome::Agree(worst),
-        Err(e) => Outcome::Disagree(e),
-    }))
+        worst = worst.max(here.0);
+        let kind = match ours.first() {
+            Some(Num::Ball(..)) => " (enclosure)",
+            Some(Num::F64(_)) => " (f64)",
+            _ => "",
+        };
+        lines.push(format!(
+            "{what}{kind} max {:.1} ulps at [{}]",
+            here.0, here.1
+        ));
+    }
+    Ok(Some(Outcome::Agree(worst, lines.join("; "))))
 }
 
-type Check<'c> = dyn FnMut(&str, Vec<Num>, &Json) -> Result<(), String> + 'c;
+/// The precision of the enclosures the float answers are compared against.
+const ENCLOSURE_BITS: usize = 128;
 
-fn compare_all<S: harness::Mode>(
+/// Our numbers of each compared output: `(what, ours, theirs)`.
+type Ours<'t> = Vec<(String, Vec<Num>, &'t Json)>;
+
+fn ours_all<'t, S: harness::Mode>(
     l: &inputs::Loaded,
     xs: &[Value<S>],
     opts: &EvalOptions,
     reference: &dyn engine::Engine,
-    theirs: &Json,
-    check: &mut Check,
+    theirs: &'t Json,
     num: fn(&S) -> Num,
-) -> Result<(), String> {
+) -> Result<Ours<'t>, String> {
     let (v, _) = adora_semantics::eval::eval(&l.func, xs, opts).map_err(|d| render(l, &d).text)?;
-    check("value", nums(&v, num), &theirs["value"])?;
+    let mut out = vec![("value".to_string(), nums(&v, num), &theirs["value"])];
     if let Some(g) = theirs.get("gradient") {
         let ours =
             harness::gradient(reference, &l.func, xs, opts).map_err(|d| render(l, &d).text)?;
         for (p, gi) in l.func.params.iter().zip(&ours.grads) {
             if let Some(gi) = gi {
-                check(&format!("gradient {}", p.name), nums(gi, num), &g[&p.name])?;
+                out.push((format!("gradient {}", p.name), nums(gi, num), &g[&p.name]));
             }
         }
     }
-    Ok(())
+    Ok(out)
 }
 
 /// One of our numbers.
@@ -260,6 +288,8 @@ pub enum Num {
     Exact(Rat),
     /// An f64 real.
     F64(f64),
+    /// A certified enclosure `[lo, hi]` of a real.
+    Ball(Rat, Rat),
     /// An integer.
     Int(i64),
     /// A boolean.
@@ -270,10 +300,18 @@ impl Num {
     fn exact(r: &Rat) -> Num {
         Num::Exact(r.clone())
     }
+    fn ball(x: &Interval) -> Num {
+        Num::Ball(x.lo(), x.hi())
+    }
     fn show(&self) -> String {
         match self {
             Num::Exact(r) => format!("{r} (≈ {})", r.to_f64().unwrap_or(f64::NAN)),
             Num::F64(x) => format!("{x:?}"),
+            Num::Ball(lo, hi) => format!(
+                "[{}, {}]",
+                lo.to_f64().unwrap_or(f64::NAN),
+                hi.to_f64().unwrap_or(f64::NAN)
+            ),
             Num::Int(n) => n.to_string(),
             Num::Bool(b) => b.to_string(),
         }
@@ -321,20 +359,36 @@ fn agree(o: &Num, t: &Json) -> Option<f64> {
                 || (x.is_finite() && d.is_finite() && (d - x).abs() <= BOUND * x.abs().max(1.0));
             ok.then_some(0.0)
         }
+        Num::Ball(lo, hi) => {
+            let d = their_f64(t)?;
+            let dr = Rat::from_float(d)?;
+            let dist = if dr < *lo {
+                lo - &dr
+            } else if dr > *hi {
+                &dr - hi
+            } else {
+                Rat::from_integer(0.into())
+            };
+            let mid = (lo + hi) / Rat::from_integer(2.into());
+            within(&dist, &mid)
+        }
         Num::Exact(r) => {
             let d = their_f64(t)?;
             let dr = Rat::from_float(d)?;
-            let err = (&dr - r).abs();
-            let scale = r.abs().to_f64().unwrap_or(f64::INFINITY).max(1.0);
-            let err_f = err.to_f64().unwrap_or(f64::INFINITY);
-            if err_f > BOUND * scale {
-                return None;
-            }
-            let near = r.to_f64().unwrap_or(0.0);
-            let ulp = ulp(near);
-            Some(err_f / ulp)
+            within(&(&dr - r).abs(), r)
         }
     }
+}
+
+/// An error `err >= 0` against the real `r`: `None` past `BOUND * max(1, |r|)`, else the
+/// error in ULPs of the double nearest `r`.
+fn within(err: &Rat, r: &Rat) -> Option<f64> {
+    let scale = r.abs().to_f64().unwrap_or(f64::INFINITY).max(1.0);
+    let err_f = err.to_f64().unwrap_or(f64::INFINITY);
+    if err_f > BOUND * scale {
+        return None;
+    }
+    Some(err_f / ulp(r.to_f64().unwrap_or(0.0)))
 }
 
 /// The gap between `x` and the next double away from zero (the smallest subnormal at 0).
@@ -344,4 +398,37 @@ fn ulp(x: f64) -> f64 {
         return f64::from_bits(1);
     }
     f64::from_bits(a.to_bits() + 1) - a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rat(x: f64) -> Rat {
+        Rat::from_float(x).unwrap()
+    }
+
+    #[test]
+    fn a_float_inside_the_enclosure_is_zero_ulps_off() {
+        let b = Num::Ball(rat(1.0), rat(2.0));
+        assert_eq!(agree(&b, &serde_json::json!(1.5)), Some(0.0));
+        assert_eq!(agree(&b, &serde_json::json!(2.0)), Some(0.0));
+    }
+
+    #[test]
+    fn a_float_outside_the_enclosure_is_counted_in_ulps_of_the_midpoint() {
+        let x = 1.5f64;
+        let b = Num::Ball(rat(x), rat(x));
+        let two_up = f64::from_bits(x.to_bits() + 2);
+        assert_eq!(agree(&b, &serde_json::json!(two_up)), Some(2.0));
+        let two_down = f64::from_bits(x.to_bits() - 2);
+        assert_eq!(agree(&b, &serde_json::json!(two_down)), Some(2.0));
+    }
+
+    #[test]
+    fn a_float_past_the_bound_disagrees_with_the_enclosure() {
+        let b = Num::Ball(rat(1.0), rat(1.0 + 1e-12));
+        assert_eq!(agree(&b, &serde_json::json!(1.0 + 1e-6)), None);
+        assert_eq!(agree(&b, &serde_json::json!("nan")), None);
+    }
 }

@@ -188,7 +188,13 @@ fn a_chunked_min_reduction_restarts_after_a_nan() {
         "def main(x: R[5000], a: R) -> R = reduce(min, a, x)\n",
     );
     let xs: Vec<String> = (0..5000)
-        .map(|i| if i == 2500 { "nan".into() } else { i.to_string() })
+        .map(|i| {
+            if i == 2500 {
+                "nan".into()
+            } else {
+                i.to_string()
+            }
+        })
         .collect();
     let x = format!("x=[{}]", xs.join(", "));
     let inputs = [x.as_str(), "a=10000"];

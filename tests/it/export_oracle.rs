@@ -132,6 +132,35 @@ fn difftest_runs_a_few_programs_or_is_skipped() {
     }
 }
 
+/// `difftest` compares a float answer with the certified enclosure where one exists and
+/// says how many ULPs off each output is; without an enclosure (GMM's `max` at a tie) it
+/// falls back to our f64 answer and says so.
+#[test]
+fn difftest_compares_with_enclosures_or_is_skipped() {
+    let o = adora(&[
+        "difftest",
+        "--against",
+        "jax",
+        "specs/programs/ball/softmax_xent.adl",
+        "specs/programs/workloads/gmm.adl",
+    ]);
+    let s = stdout(&o);
+    if s.starts_with("skipped:") {
+        assert_eq!(o.status.code(), Some(0));
+        return;
+    }
+    assert_eq!(o.status.code(), Some(0), "{s}{}", stderr(&o));
+    assert!(
+        s.contains("agree specs/programs/ball/softmax_xent.adl: value (enclosure) max "),
+        "{s}"
+    );
+    assert!(s.contains("gradient x (enclosure) max "), "{s}");
+    assert!(
+        s.contains("agree specs/programs/workloads/gmm.adl: value (f64) max "),
+        "{s}"
+    );
+}
+
 /// Regression: the PyTorch module of a `reduce_by_index` with `max` wrote into a tensor
 /// whose view autograd had saved ("modified by an inplace operation"); it now runs.
 #[test]

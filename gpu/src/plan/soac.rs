@@ -67,7 +67,11 @@ fn finish_with_ne(ids: &mut Ids, op: RedOp, folded: &Arr, ne: &Arr) -> Arr {
     let rank = folded.shape.len();
     let ne_rank = ne.shape.len();
     Arr::from_fn(ids, folded.base, folded.shape.clone(), |ids, o| {
-        Sx::bin(op.bin(), folded.at(ids, o), ne.at(ids, &o[rank - ne_rank..]))
+        Sx::bin(
+            op.bin(),
+            folded.at(ids, o),
+            ne.at(ids, &o[rank - ne_rank..]),
+        )
     })
 }
 
@@ -278,32 +282,27 @@ impl Lower {
                 );
                 self.buf_arr(buf)
             }
-            Ctx::Kernel => Arr::from_fn(
-                &mut self.ids,
-                xs.base,
-                xs.shape.clone(),
-                |ids, v| {
-                    let full: Vec<Sx> = std::iter::once(Sx::Var(k))
-                        .chain(v[1..].iter().cloned())
-                        .collect();
-                    let elem = xs.at(ids, &full);
-                    let upd = Sx::Let(x, Box::new(elem), Box::new(step));
-                    Sx::Fold {
-                        var: k,
-                        count: m,
-                        acc,
-                        init: Box::new(match &last {
-                            Some((_, c)) => c.clone(),
-                            None => ne.at(ids, &v[1..]),
-                        }),
-                        body: Box::new(Sx::select(
-                            Sx::bin(Bin::Le, Sx::Var(k), v[0].clone()),
-                            upd,
-                            Sx::Var(acc),
-                        )),
-                    }
-                },
-            ),
+            Ctx::Kernel => Arr::from_fn(&mut self.ids, xs.base, xs.shape.clone(), |ids, v| {
+                let full: Vec<Sx> = std::iter::once(Sx::Var(k))
+                    .chain(v[1..].iter().cloned())
+                    .collect();
+                let elem = xs.at(ids, &full);
+                let upd = Sx::Let(x, Box::new(elem), Box::new(step));
+                Sx::Fold {
+                    var: k,
+                    count: m,
+                    acc,
+                    init: Box::new(match &last {
+                        Some((_, c)) => c.clone(),
+                        None => ne.at(ids, &v[1..]),
+                    }),
+                    body: Box::new(Sx::select(
+                        Sx::bin(Bin::Le, Sx::Var(k), v[0].clone()),
+                        upd,
+                        Sx::Var(acc),
+                    )),
+                }
+            }),
         };
         Ok(HVal::Arr(match last {
             Some((r, _)) => finish_with_ne(&mut self.ids, r, &folded, &ne),
