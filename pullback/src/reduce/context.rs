@@ -215,8 +215,14 @@ pub fn root_rule(t: &Term) -> Option<Rule> {
             K::Sum(_) | K::Zero => Some(Rule::R4),
             K::Fn(g) => numeric_arg(*g, a).map(|_| Rule::R3),
             K::Jac(s, w) => match &s.kind {
-                K::Fn(g) => numeric_arg(*g, a).map(|_| Rule::R3),
+                K::Fn(_) => Some(Rule::R3),
                 K::Lam(x, _, body) => jacobian::rule(x, body, w, a),
+                K::Pb(..) => Some(Rule::R17),
+                // Only an inner Jacobian whose premise can make progress (a free variable
+                // there is value 1 and stays stuck).
+                K::Jac(a, _) if matches!(a.kind, K::Fn(_) | K::Lam(..) | K::Pb(..)) => {
+                    Some(Rule::R17)
+                }
                 _ => None,
             },
             K::Pb(..) => Some(Rule::P),
@@ -231,7 +237,10 @@ pub fn root_rule(t: &Term) -> Option<Rule> {
         K::Sum(ts) => {
             let nums = ts.iter().filter(|s| matches!(s.kind, K::Num(_))).count();
             let pairs = ts.iter().filter(|s| matches!(s.kind, K::Pair(..))).count();
-            (nums >= 2 || pairs >= 2).then_some(Rule::R4)
+            // A summand that is itself a sum or zero (left by a step inside the sum) is
+            // flattened by rule 4 too, so values are canonical sums.
+            let nested = ts.iter().any(|s| matches!(s.kind, K::Sum(_) | K::Zero));
+            (nums >= 2 || pairs >= 2 || nested).then_some(Rule::R4)
         }
         K::Jac(s, d) => {
             (matches!(d.kind, K::Zero) || matches!(s.kind, K::Zero)).then_some(Rule::R9p)

@@ -82,7 +82,7 @@ pub(crate) fn rule(x: &Var, body: &Term, t: &Term, v: &Term) -> Option<Rule> {
         K::Dual(s, b) => {
             if !has(s) {
                 tan_ok(x, b).then_some(Rule::R16a)
-            } else if !matches!(s.kind, K::Lam(..)) {
+            } else if !matches!(s.kind, K::Lam(..)) && !tan_ok(x, s) {
                 None
             } else if !has(b) {
                 Some(Rule::R16b)
