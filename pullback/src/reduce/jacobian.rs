@@ -1,4 +1,4 @@
-//! Jacobians of elementary terms without premises: reductions 9–15, 20a, 20b, 20′ and the
+//! Jacobians of elementary terms without premises: reductions 9–15, 20a, 20b, 20′, 20p and the
 //! forward chain rule (Mak and Ong, §3.3.2; the numbers and roles are the paper's, the
 //! forms reconstructed: docs/engines/pullback-reduction.md, "Jacobians").
 //!
@@ -18,6 +18,7 @@
 //! | 15 | `J(\x. f a, t) v` | `J(f, tan(a)) (a{x := v})`, then rule 3 | `x ∈ fv(a)` | paper |
 //! | 20a | `J(\x. (a, b), t) v` | `(J(\x. a, t) v, J(\x. b, t) v)` | `x` in both components | paper (pairs), split reconstructed |
 //! | 20b | `J(\x. (a, b), t) v` | `(J(\x. a, t) v, 0)` or `(0, J(\x. b, t) v)` | `x` in one component | paper (pairs), split reconstructed |
+//! | 20p | `J(\x. a.i, t) v` | `(J(\x. a, t) v).i` | `a.i` not a path of `x` (e.g. `(x.0, x.1).1`); projections are linear | our decision (completeness) |
 //! | 20′ | `J(\x. a1 + … + an, t) v` | `Σ_{x ∈ fv(ai)} J(\x. ai, t) v` | not linear in `x` (e.g. `x + 1`) | our decision (completeness) |
 //! | chain | `J(\x. let y = E in L, t) v` | `J(\z. L{x := z.0, y := z.1}, (t, J(\x. E, t) v)) (v, E{x := v})` | `z` fresh | our decision: the direct forward chain rule the paper's premises compute |
 //!
@@ -48,7 +49,12 @@ pub(crate) fn rule(x: &Var, body: &Term, t: &Term, v: &Term) -> Option<Rule> {
     }
     let has = |s: &Term| s.has_free(x);
     match &body.kind {
-        K::Var(_) | K::Proj(..) => tan_ok(x, body).then_some(Rule::R10),
+        K::Var(_) => tan_ok(x, body).then_some(Rule::R10),
+        K::Proj(..) => Some(if tan_ok(x, body) {
+            Rule::R10
+        } else {
+            Rule::R20p
+        }),
         K::Pair(a, b) => Some(if has(a) && has(b) {
             Rule::R20a
         } else {
@@ -131,6 +137,10 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
                 };
                 Some(Term::pair(side(*a), side(*b)))
             }
+            _ => None,
+        },
+        Rule::R20p => match body.kind {
+            TermKind::Proj(s, i) => Some(Term::proj(jat(*s, &dir, &point), i)),
             _ => None,
         },
         Rule::R20s => match body.kind {

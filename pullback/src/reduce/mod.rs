@@ -105,6 +105,8 @@ pub enum Rule {
     R20b,
     /// 20′: the Jacobian of a sum not linear in `x`.
     R20s,
+    /// 20p: the Jacobian of a projection that is not a path of `x` (projections are linear).
+    R20p,
     /// The forward chain rule for the Jacobian of a let series (our decision).
     Chain,
     /// Covector normalisation of a functional (our decision).
@@ -146,11 +148,12 @@ impl Rule {
         Rule::R20a,
         Rule::R20b,
         Rule::R20s,
+        Rule::R20p,
         Rule::Chain,
         Rule::Covec,
     ];
 
-    /// The rule's name: "A1".."A4", "1".."15", "9'", "16a".."20b", "20'", "P", "chain",
+    /// The rule's name: "A1".."A4", "1".."15", "9'", "16a".."20b", "20'", "20p", "P", "chain",
     /// "covec".
     pub fn name(self) -> &'static str {
         match self {
@@ -186,6 +189,7 @@ impl Rule {
             Rule::R20a => "20a",
             Rule::R20b => "20b",
             Rule::R20s => "20'",
+            Rule::R20p => "20p",
             Rule::Chain => "chain",
             Rule::Covec => "covec",
         }

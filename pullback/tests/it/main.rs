@@ -8,5 +8,6 @@ mod parse;
 mod reduce_examples;
 mod reduce_rules;
 mod reduce_values;
+mod regressions;
 mod syntax;
 mod types;

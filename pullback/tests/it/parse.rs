@@ -259,11 +259,17 @@ fn a_projection_of_a_numeral_prints_and_reads_back() {
         for i in [false, true] {
             let t = Term::proj(Term::proj(parse::term(n).unwrap(), i), !i);
             let printed = t.to_string();
-            assert!(!printed.contains(".0.") || printed.starts_with('('), "{printed}");
+            assert!(
+                !printed.contains(".0.") || printed.starts_with('('),
+                "{printed}"
+            );
             let back = parse::term(&printed).unwrap();
             assert!(back.alpha_eq(&t), "{printed} reads back as {back}");
         }
     }
     assert_eq!(Term::proj(Term::int(3), false).to_string(), "(3).0");
-    assert_eq!(Term::app(Term::sym(FnSym::Neg), Term::int(3)).to_string(), "neg 3");
+    assert_eq!(
+        Term::app(Term::sym(FnSym::Neg), Term::int(3)).to_string(),
+        "neg 3"
+    );
 }

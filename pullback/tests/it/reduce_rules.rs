@@ -165,6 +165,11 @@ fn jacobian_rules() {
     check(Rule::R20b, "J(\\x. (x, 1), u) 3", "(J(\\x. x, u) 3, zero)");
     check(Rule::R20s, "J(\\x. x + 1, u) 3", "J(\\x. x, u) 3");
     check(
+        Rule::R20p,
+        "J(\\z. (z.0, z.1).1, u) (0, 0)",
+        "(J(\\z. (z.0, z.1), u) (0, 0)).1",
+    );
+    check(
         Rule::Chain,
         "J(\\x. let y = mul (x, x) in y, u) 3",
         "J(\\z. z.1, (u, J(\\x. mul (x, x), u) 3)) (3, mul (3, 3))",
