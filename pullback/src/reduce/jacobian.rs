@@ -20,14 +20,15 @@
 //! | 20b | `J(\x. (a, b), t) v` | `(J(\x. a, t) v, 0)` or `(0, J(\x. b, t) v)` | `x` in one component | paper (pairs), split reconstructed |
 //! | 20p | `J(\x. a.i, t) v` | `(J(\x. a, t) v).i` | `a.i` not a path of `x` (e.g. `(x.0, x.1).1`); projections are linear | our decision (completeness) |
 //! | 20′ | `J(\x. a1 + … + an, t) v` | `Σ_{x ∈ fv(ai)} J(\x. ai, t) v` | not linear in `x` (e.g. `x + 1`) | our decision (completeness) |
-//! | chain | `J(\x. let y = E in L, t) v` | `J(\z. L{x := z.0, y := z.1}, (t, J(\x. E, t) v)) (v, E{x := v})` | `z` fresh | our decision: the direct forward chain rule the paper's premises compute |
+//! | chain | `J(\x. let y = E in L, t) v` | `J(\z. L', (K{x := t}, J(\x. E, t) v)) (K{x := v}, E{x := v})`, or `J(\y. L, J(\x. E, t) v) (E{x := v})` when nothing of `x` is live in `L` | `K`, `L'` the sparse tape of rule 8 (`tape`) | our decision: the direct forward chain rule the paper's premises compute |
 //!
 //! The `x ∈ lin(E)` test is the paper's linear positions (§3.1): the function of an
 //! application is linear, its argument is not; `J`, `dual` are linear in each argument,
 //! `pb` in its 1-form.
 
 use super::premise;
-use super::subst::{subst, subst_many};
+use super::subst::subst;
+use super::tape;
 use super::values::{as_path, project};
 use super::{Machine, Rule};
 use crate::anf;
@@ -154,19 +155,17 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
         },
         Rule::Chain => match body.kind {
             TermKind::Let(y, e, rest) => {
-                let z = m.fresh.var("z");
-                let zt = Term::var(&z);
-                let sub = [
-                    (x.clone(), Term::proj(zt.clone(), false)),
-                    (y, Term::proj(zt, true)),
-                ];
-                let rest2 = subst_many(&rest, &sub, &mut m.fresh);
+                let sp = tape::split(&x, y, *rest, &mut m.fresh);
                 let image = subst(&e, &x, &point, &mut m.fresh);
                 let de = jat(*e, &dir, &point);
-                Some(Term::app(
-                    Term::jac(Term::lam(&z, rest2), Term::pair(dir, de)),
-                    Term::pair(point, image),
-                ))
+                let (d, p) = match sp.keep {
+                    Some(k) => (
+                        Term::pair(subst(&k, &x, &dir, &mut m.fresh), de),
+                        Term::pair(subst(&k, &x, &point, &mut m.fresh), image),
+                    ),
+                    None => (de, image),
+                };
+                Some(Term::app(Term::jac(Term::lam(&sp.binder, sp.body), d), p))
             }
             _ => None,
         },

@@ -10,6 +10,7 @@
 //! | [`cbv`] | 1–4 (β, projections, δ, linearity of sums) |
 //! | [`dual`] | 5, 6, 9′, covector normalisation |
 //! | [`series`] | 7, 8, P |
+//! | `tape` | the sparse environments of 8 and of the chain rule |
 //! | [`jacobian`] | 9–15, 20a, 20b, 20′, the forward chain rule |
 //! | [`premise`] | 16a–c, 17, 18, 19a–c |
 //!
@@ -26,6 +27,7 @@ pub mod premise;
 mod prims;
 pub mod series;
 pub mod subst;
+mod tape;
 pub mod values;
 
 pub use context::{decompose, Context, Frame};
