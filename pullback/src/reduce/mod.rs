@@ -234,6 +234,26 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
+impl Outcome {
+    /// The trace as `[rule] term` lines, a δ step naming its symbol (`[3 mul] …`): the
+    /// text `adora reduce --trace` prints and the trace goldens hold.
+    pub fn trace_text(&self) -> String {
+        let mut s = String::new();
+        for step in &self.trace {
+            match step.symbol {
+                Some(f) => s.push_str(&format!(
+                    "[{} {}] {}\n",
+                    step.rule.name(),
+                    f.name(),
+                    step.term
+                )),
+                None => s.push_str(&format!("[{}] {}\n", step.rule.name(), step.term)),
+            }
+        }
+        s
+    }
+}
+
 /// The call-by-value reducer (builder: `Reducer::new().step_limit(n).trace(true)`).
 #[derive(Clone, Debug)]
 pub struct Reducer {

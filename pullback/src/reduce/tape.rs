@@ -9,6 +9,9 @@
 //! | `x` itself | `x` | fresh `z` | `L{x := z.0, y := z.1}` |
 //! | maximal paths `x.p1 … x.pm` | `(x.p1, (…, x.pm))` | fresh `z` | `L{x.pi := z.0.qi, y := z.1}` |
 //!
+//! Kept paths `x.p.0` and `x.p.1` are merged into `x.p` (a pair whose halves are both live
+//! is kept whole), so when everything is live the tape is `(x, E)` as in the dense form.
+//!
 //! `qi` is the position of `x.pi` in `K`. Both forms are sound: `L` depends on `x` only
 //! through the kept paths, so `\x. let y = E in L` is `(\z. L') ∘ (\x. (K, E))` (or
 //! `(\y. L) ∘ (\x. E)`). The tape therefore grows with the live variables, not with the
@@ -41,6 +44,7 @@ pub(crate) fn split(x: &Var, y: Var, rest: Term, fresh: &mut Fresh) -> Split {
             kept.push(p);
         }
     }
+    collapse(&mut kept);
     if kept.is_empty() {
         return Split {
             keep: None,
@@ -83,6 +87,25 @@ pub(crate) fn split(x: &Var, y: Var, rest: Term, fresh: &mut Fresh) -> Split {
         keep: Some(keep),
         binder: z,
         body,
+    }
+}
+
+/// Both halves of a pair kept means the pair is kept: `x.p.0` and `x.p.1` become `x.p`
+/// (repeatedly), so a fully live environment is carried as it is.
+fn collapse(kept: &mut Vec<Vec<bool>>) {
+    loop {
+        let pair = kept.iter().find_map(|p| {
+            let (last, parent) = p.split_last()?;
+            let mut other = parent.to_vec();
+            other.push(!last);
+            kept.contains(&other).then(|| parent.to_vec())
+        });
+        let Some(parent) = pair else {
+            break;
+        };
+        kept.retain(|p| !p.starts_with(&parent));
+        kept.push(parent);
+        kept.sort();
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod ad;
 mod anf;
+mod golden_reduce;
 mod goldens;
 mod lin;
 mod parse;

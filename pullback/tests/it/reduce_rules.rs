@@ -155,6 +155,11 @@ fn series_rules() {
     );
     check(
         Rule::R8,
+        "pb(\\x. let y = mul (x.0, x.0) in add (y, mul (x.0, x.1)), o)",
+        "pb(\\x. (x, mul (x.0, x.0)), pb(\\z. add (z.1, mul (z.0.0, z.0.1)), o))",
+    );
+    check(
+        Rule::R8,
         "pb(\\x. let y = x.0.0 in mul (x.1, mul (x.0.1, x.1.0)), o)",
         "pb(\\x. ((x.0.1, x.1), x.0.0), pb(\\z. mul (z.0.1, mul (z.0.0, z.0.1.0)), o))",
     );
