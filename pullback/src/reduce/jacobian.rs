@@ -13,6 +13,7 @@
 //! | 10 | `J(\x. a, t) v` | `a{x := t}` | `a` a projection path of `x` | paper (role), instance reconstructed |
 //! | 11 | `J(\x. a1 + … + an, t) v` | `(a1 + … + an){x := t}` | `x ∈ lin(E)` | reconstructed instance of 10–14 |
 //! | 12 | `J(\x. J(a, b), t) v` | `J(a, b){x := t}` | `x ∈ lin(E)` | reconstructed instance |
+//! | 12b | `J(\x. J(a, b), t) v` | `J(tan(a), b{x := v}) + J(a{x := v}, tan(b))` | `x` in both (not linear); `J` is bilinear | our decision (like 16c) |
 //! | 13 | `J(\x. pb(a, b), t) v` | `pb(a, b){x := t}` | `x ∈ lin(E)` (so `x ∉ fv(a)`) | reconstructed instance |
 //! | 14 | `J(\x. \y. L, t) v` | `(\y. L){x := t}` | `x ∈ lin(E)` | reconstructed instance |
 //! | 15 | `J(\x. f a, t) v` | `J(f, tan(a)) (a{x := v})`, then rule 3 | `x ∈ fv(a)` | paper |
@@ -78,7 +79,13 @@ pub(crate) fn rule(x: &Var, body: &Term, t: &Term, v: &Term) -> Option<Rule> {
                 Some(Rule::R19c)
             }
         }
-        K::Jac(..) => linear_in(x, body).then_some(Rule::R12),
+        K::Jac(a, b) => {
+            if linear_in(x, body) {
+                Some(Rule::R12)
+            } else {
+                (tan_ok(x, a) && tan_ok(x, b)).then_some(Rule::R12b)
+            }
+        }
         K::Pb(a, _) => {
             if has(a) {
                 Some(Rule::R17)
@@ -137,6 +144,16 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
                     }
                 };
                 Some(Term::pair(side(*a), side(*b)))
+            }
+            _ => None,
+        },
+        Rule::R12b => match body.kind {
+            TermKind::Jac(a, b) => {
+                let ta = tan(&x, &a, &dir).expect("checked by rule");
+                let tb = tan(&x, &b, &dir).expect("checked by rule");
+                let av = subst(&a, &x, &point, &mut m.fresh);
+                let bv = subst(&b, &x, &point, &mut m.fresh);
+                Some(Term::sum([Term::jac(ta, bv), Term::jac(av, tb)]))
             }
             _ => None,
         },

@@ -79,6 +79,8 @@ pub enum Rule {
     R11,
     /// 12: the Jacobian of `J(a, b)` linear in `x` is itself.
     R12,
+    /// 12b: the Jacobian of `J(a, b)` with `x` in both arguments (bilinearity).
+    R12b,
     /// 13: the Jacobian of `pb(a, b)` linear in `x` is itself.
     R13,
     /// 14: the Jacobian of `\y. L` linear in `x` is itself.
@@ -136,6 +138,7 @@ impl Rule {
         Rule::R10,
         Rule::R11,
         Rule::R12,
+        Rule::R12b,
         Rule::R13,
         Rule::R14,
         Rule::R15,
@@ -177,6 +180,7 @@ impl Rule {
             Rule::R10 => "10",
             Rule::R11 => "11",
             Rule::R12 => "12",
+            Rule::R12b => "12b",
             Rule::R13 => "13",
             Rule::R14 => "14",
             Rule::R15 => "15",

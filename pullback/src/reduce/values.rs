@@ -65,24 +65,29 @@ pub(crate) fn numerals(t: &Term, out: &mut Vec<Rat>) -> bool {
 }
 
 /// The numbers of `t` when it is a numeric argument of `f` (`f.arity()` reals as
-/// right-nested pairs).
+/// right-nested pairs); `zero` in a real position, or for the rest of the tuple, is the
+/// numeral 0 (the zero of `R` and of `Rⁿ`).
 pub(crate) fn numeric_arg(f: FnSym, t: &Term) -> Option<Vec<Rat>> {
-    let mut out = Vec::new();
+    let real = |t: &Term| match &t.kind {
+        TermKind::Num(r) => Some(r.clone()),
+        TermKind::Zero => Some(Rat::zero()),
+        _ => None,
+    };
+    let n = f.arity();
+    let mut out = Vec::with_capacity(n);
     let mut cur = t;
-    for i in 0..f.arity() {
-        if i + 1 == f.arity() {
-            match &cur.kind {
-                TermKind::Num(r) => out.push(r.clone()),
-                _ => return None,
-            }
+    for i in 0..n {
+        if i + 1 == n {
+            out.push(real(cur)?);
         } else {
             match &cur.kind {
                 TermKind::Pair(a, b) => {
-                    match &a.kind {
-                        TermKind::Num(r) => out.push(r.clone()),
-                        _ => return None,
-                    }
+                    out.push(real(a)?);
                     cur = b;
+                }
+                TermKind::Zero => {
+                    out.resize(n, Rat::zero());
+                    return Some(out);
                 }
                 _ => return None,
             }
