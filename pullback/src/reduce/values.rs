@@ -31,6 +31,31 @@ use std::collections::BTreeMap;
 /// Whether `t` is a value of the call-by-value strategy (a normal form: no rule applies
 /// anywhere in an evaluation context).
 pub fn is_value(t: &Term) -> bool {
+    // Forms that are redexes whatever their subterms are (rules 1, 2, 4, 5, P fire on them
+    // unconditionally once the subterms are values): no need to inspect the subterms.
+    match &t.kind {
+        TermKind::App(f, _)
+            if matches!(
+                f.kind,
+                TermKind::Lam(..)
+                    | TermKind::Pb(..)
+                    | TermKind::Dual(..)
+                    | TermKind::Sum(_)
+                    | TermKind::Zero
+            ) =>
+        {
+            return false
+        }
+        TermKind::Proj(s, _)
+            if matches!(
+                s.kind,
+                TermKind::Pair(..) | TermKind::Sum(_) | TermKind::Zero
+            ) =>
+        {
+            return false
+        }
+        _ => {}
+    }
     let children = match &t.kind {
         TermKind::Var(_) | TermKind::Num(_) | TermKind::Fn(_) | TermKind::Zero => return true,
         TermKind::Lam(..) => return true,
