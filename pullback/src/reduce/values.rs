@@ -9,7 +9,7 @@
 //! | pairs, sums | `(v, v)`; `v + … + v` with no two numerals and no two pairs | paper §3.4; sums: reconstructed |
 //! | neutral terms | `f v` with `v` not numeric, `x v`, `x.i`, `dual(v, t)` with `t` stuck | reconstructed |
 //! | value 1 | a Jacobian application with a free variable in function position, `J(y, u) v` | paper §3.4 |
-//! | value 2 | a Jacobian application with a non-abstraction value in function position | paper §3.4 |
+//! | value 2 | a Jacobian application with another non-abstraction value in function position (a pair, a sum, `J(y, …)` with `y` free, …; a symbol, a pullback and the Jacobian of a symbol, abstraction or pullback reduce by 3 and 17) | paper §3.4 |
 //!
 //! A term is a value when its evaluated subterms are values and no rule applies at its root
 //! ([`super::context::root_rule`]): the value set is exactly the complement of the redexes,
