@@ -2,6 +2,7 @@
 //! counts, no wall-clock assertions).
 
 use adora_pullback::ad;
+use adora_pullback::anf;
 use adora_pullback::parse;
 use adora_pullback::reduce::{decompose, is_value, Reducer};
 use adora_pullback::syntax::{FnSym, Fresh, Term, Ty, Var};
@@ -140,4 +141,22 @@ fn a_50000_let_chain_evaluates_without_overflowing_the_stack() {
         .unwrap()
         .join()
         .unwrap();
+}
+
+/// The largest term of the reduction of a let chain grows linearly with the number of lets
+/// (exactly affinely: no path or tape grows with the position in the series). The rule 8
+/// instances in `reduce_rules` check that the tape keeps only the live paths.
+#[test]
+fn largest_term_grows_linearly_on_let_chains() {
+    let largest = |k: usize| {
+        let f = anf::normalize(&chain(k), &mut Fresh::starting_at(10_000));
+        let t = Term::app(
+            Term::pb(f, Term::omega(&mut Fresh::starting_at(20_000))),
+            Term::int(0),
+        );
+        let out = Reducer::new().trace(true).run(&t).unwrap();
+        out.trace.iter().map(|s| s.term.size()).max().unwrap()
+    };
+    let (a, b, c) = (largest(16), largest(32), largest(64));
+    assert_eq!(c - b, 2 * (b - a), "sizes {a}, {b}, {c} grow linearly");
 }
