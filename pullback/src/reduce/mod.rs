@@ -35,7 +35,7 @@ pub use values::is_value;
 
 use crate::syntax::{FnSym, Fresh, Term, TermKind};
 use adora_core::diag::{Diagnostic, ErrorKind, Span};
-use context::{enter, root_rule};
+use context::{enter, resume, root_rule};
 use std::collections::BTreeMap;
 use subst::Env;
 
@@ -416,34 +416,79 @@ impl<'a> Machine<'a> {
     pub(crate) fn eval(&mut self, t: Term) -> Result<Term, Diagnostic> {
         let mut stack: Vec<Frame> = Vec::new();
         let mut focus = t;
+        // A node whose evaluated subterms are known to be values (after a resumed frame).
+        let mut ready: Option<Term> = None;
         loop {
-            match enter(focus) {
-                Ok((frame, child)) => {
-                    stack.push(frame);
-                    focus = child;
+            let node = match ready.take() {
+                Some(n) => n,
+                None => match enter(focus) {
+                    Ok((frame, child)) => {
+                        stack.push(frame);
+                        focus = child;
+                        continue;
+                    }
+                    Err(node) => node,
+                },
+            };
+            focus = Term::zero();
+            match root_rule(&node) {
+                Some(Rule::R1) if matches!(node.kind, TermKind::Let(..)) => {
+                    let TermKind::Let(x, v, body) = node.kind else {
+                        unreachable!("matched above")
+                    };
+                    let mut env = Env::default();
+                    env.bind(x, *v);
+                    focus = self.spine(*body, env, &mut stack)?;
                 }
-                Err(node) => match root_rule(&node) {
-                    Some(Rule::R1) if matches!(node.kind, TermKind::Let(..)) => {
-                        let TermKind::Let(x, v, body) = node.kind else {
-                            unreachable!("matched above")
-                        };
-                        let mut env = Env::default();
-                        env.bind(x, *v);
-                        focus = self.spine(*body, env, &mut stack)?;
-                    }
-                    Some(rule) => {
-                        let out = self.contract(rule, node)?;
-                        let sym = self.last_symbol.take();
-                        self.record(rule, sym, |fr| plug_all(&stack, out.clone(), fr))?;
-                        focus = out;
-                    }
-                    None => match stack.pop() {
-                        None => return Ok(node),
-                        Some(Frame::LetB(x, body, mut env)) => {
-                            env.bind(x, node);
-                            focus = self.spine(body, env, &mut stack)?;
+                Some(rule) => {
+                    let out = self.contract(rule, node)?;
+                    let sym = self.last_symbol.take();
+                    self.record(rule, sym, |fr| plug_all(&stack, out.clone(), fr))?;
+                    let span = out.span;
+                    focus = match out.kind {
+                        // P's right side `dual(\u. J, ω s)`: the Jacobian first, then `ω s`
+                        // with `ω` known to be a value.
+                        TermKind::Dual(jat, rest)
+                            if rule == Rule::P
+                                && matches!(jat.kind, TermKind::Lam(..))
+                                && matches!(rest.kind, TermKind::App(..)) =>
+                        {
+                            let (TermKind::Lam(u, ty, body), TermKind::App(omega, s)) =
+                                (jat.kind, rest.kind)
+                            else {
+                                unreachable!("matched above")
+                            };
+                            stack.push(Frame::DualLamP(u, ty, *omega, *s));
+                            *body
                         }
-                        Some(frame) => focus = frame.plug(node, &mut self.fresh),
+                        kind => Term { kind, span },
+                    };
+                }
+                None => match stack.pop() {
+                    None => return Ok(node),
+                    Some(Frame::LetB(x, body, mut env)) => {
+                        env.bind(x, node);
+                        focus = self.spine(body, env, &mut stack)?;
+                    }
+                    Some(Frame::DualLamP(u, ty, omega, s)) => {
+                        stack.push(Frame::DualR(Term::new(TermKind::Lam(
+                            u,
+                            ty,
+                            Box::new(node),
+                        ))));
+                        if is_value(&s) {
+                            ready = Some(Term::app(omega, s));
+                        } else {
+                            stack.push(Frame::AppR(omega));
+                            focus = s;
+                        }
+                    }
+                    Some(frame) => match resume(frame, node, &mut self.fresh) {
+                        Ok((f, child)) => {
+                            stack.push(f);
+                            focus = child;
+                        }
+                        Err(parent) => ready = Some(parent),
                     },
                 },
             }

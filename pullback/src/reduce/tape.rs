@@ -138,14 +138,27 @@ fn trie(leaves: &[(Vec<bool>, Term)], prefix: &mut Vec<bool>) -> Term {
 
 /// The projection paths through which `x` occurs free in `t` (maximal projection chains).
 fn live_paths(x: &Var, t: &Term, out: &mut Vec<Vec<bool>>) {
-    if let Some((v, p)) = as_path(t) {
-        if v == x {
-            out.push(p);
-        }
-        return;
-    }
     match &t.kind {
-        TermKind::Var(_) | TermKind::Num(_) | TermKind::Fn(_) | TermKind::Zero => {}
+        TermKind::Var(v) => {
+            if v == x {
+                out.push(Vec::new());
+            }
+        }
+        TermKind::Proj(..) => {
+            // Walk to the base of the projection chain; build the path only for `x`.
+            let mut base = t;
+            while let TermKind::Proj(s, _) = &base.kind {
+                base = s;
+            }
+            match &base.kind {
+                TermKind::Var(v) if v == x => {
+                    out.extend(as_path(t).map(|(_, p)| p));
+                }
+                TermKind::Var(_) => {}
+                _ => live_paths(x, base, out),
+            }
+        }
+        TermKind::Num(_) | TermKind::Fn(_) | TermKind::Zero => {}
         TermKind::Lam(y, _, b) => {
             if y != x {
                 live_paths(x, b, out);
@@ -165,7 +178,6 @@ fn live_paths(x: &Var, t: &Term, out: &mut Vec<Vec<bool>>) {
             live_paths(x, a, out);
             live_paths(x, b, out);
         }
-        TermKind::Proj(s, _) => live_paths(x, s, out),
         TermKind::Sum(ts) => ts.iter().for_each(|s| live_paths(x, s, out)),
     }
 }
