@@ -10,5 +10,6 @@ mod reduce_examples;
 mod reduce_rules;
 mod reduce_values;
 mod regressions;
+mod sparse_tape;
 mod syntax;
 mod types;
