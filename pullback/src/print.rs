@@ -146,7 +146,13 @@ impl Printer {
                 self.term(out, a, Level::Postfix);
             }
             TermKind::Proj(s, second) => {
-                self.term(out, s, Level::Postfix);
+                // A numeral before `.i` is parenthesised: `3.0` would read as a decimal.
+                let ctx = if matches!(s.kind, TermKind::Num(_)) {
+                    Level::Atom
+                } else {
+                    Level::Postfix
+                };
+                self.term(out, s, ctx);
                 out.push_str(if *second { ".1" } else { ".0" });
             }
             TermKind::Pair(a, b) => self.binary(out, "", a, b),
@@ -176,9 +182,9 @@ fn level(t: &Term) -> Level {
         TermKind::Sum(_) => Level::Sum,
         TermKind::App(..) => Level::App,
         TermKind::Proj(..) => Level::Postfix,
-        // A negative numeral or a fraction is one token, but keep it clear of a following
-        // `.0` projection: `(-1/2).0` is ill-typed anyway, parenthesise only there.
-        TermKind::Num(r) if r.is_negative() || !r.denom().is_one() => Level::Postfix,
+        // A numeral is one token but sits below the atoms: before a `.i` projection it is
+        // parenthesised (`(3).0`, `(-1/2).1`), since `3.0` reads as a decimal.
+        TermKind::Num(_) => Level::Postfix,
         _ => Level::Atom,
     }
 }

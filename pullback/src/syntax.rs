@@ -411,13 +411,16 @@ impl Term {
     /// The canonical sum of `items`: nested sums flattened, zeros dropped; no summand left
     /// gives [`TermKind::Zero`], one gives that summand.
     pub fn sum(items: impl IntoIterator<Item = Term>) -> Term {
-        let mut out = Vec::new();
-        for t in items {
+        fn push(out: &mut Vec<Term>, t: Term) {
             match t.kind {
                 TermKind::Zero => {}
-                TermKind::Sum(ts) => out.extend(ts),
+                TermKind::Sum(ts) => ts.into_iter().for_each(|s| push(out, s)),
                 _ => out.push(t),
             }
+        }
+        let mut out = Vec::new();
+        for t in items {
+            push(&mut out, t);
         }
         match out.len() {
             0 => Term::zero(),

@@ -111,19 +111,7 @@ pub fn reduce(a: &ReduceArgs) -> Result<(), CliError> {
 
 /// The trace as `[rule] term` lines (a δ step names its symbol: `[3 mul]`).
 pub fn trace_text(out: &Outcome) -> String {
-    let mut s = String::new();
-    for step in &out.trace {
-        match step.symbol {
-            Some(f) => s.push_str(&format!(
-                "[{} {}] {}\n",
-                step.rule.name(),
-                f.name(),
-                step.term
-            )),
-            None => s.push_str(&format!("[{}] {}\n", step.rule.name(), step.term)),
-        }
-    }
-    s
+    out.trace_text()
 }
 
 fn counts(m: impl IntoIterator<Item = (impl AsRef<str>, u64)>) -> String {

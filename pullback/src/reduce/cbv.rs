@@ -11,7 +11,7 @@
 //! | 4 | `(v1 + … + vn).i`, `0.i` | `v1.i + … + vn.i`, `0` | | reconstructed |
 //! | 4 | `r1 + r2 + P`, `(a, b) + (c, d) + P` | `(r1+r2) + P`, `(a+c, b+d) + P` | numerals, pairs | reconstructed (numeric sums) |
 
-use super::prims::{jacobian_row, primal, PrimError};
+use super::prims::{jacobian_row, jacobian_row_symbolic, primal, PrimError};
 use super::subst::subst;
 use super::values::{numeric_arg, project, scale};
 use super::{Machine, Rule};
@@ -76,7 +76,10 @@ fn delta(m: &mut Machine, f: Term, r: &Term) -> Result<Option<Term>, PrimError> 
                 return Ok(None);
             };
             let Some(args) = numeric_arg(g, r) else {
-                return Ok(None);
+                // An open point (under a binder): the row as terms (rule 3, symbolic).
+                let row = jacobian_row_symbolic(g, &components(g, r.clone()));
+                m.count_delta(g, true);
+                return Ok(Some(linear_map_terms(g, row, *w)));
             };
             let row = jacobian_row(g, &args)?;
             m.count_delta(g, true);
@@ -106,8 +109,45 @@ pub(crate) fn linear_map(f: FnSym, row: &[Rat], w: Term) -> Term {
     Term::sum(parts)
 }
 
+/// The `f.arity()` reals of a point `p` (right-nested pairs), projections of pairs
+/// simplified.
+fn components(f: FnSym, p: Term) -> Vec<Term> {
+    let n = f.arity();
+    let mut out = Vec::with_capacity(n);
+    let mut rest = p;
+    for i in 0..n {
+        if i + 1 == n {
+            out.push(rest);
+            break;
+        }
+        out.push(project(rest.clone(), false));
+        rest = project(rest, true);
+    }
+    out
+}
+
+/// `Σ_i c_i · w_i` for a row of terms (numeral entries scale, others multiply).
+fn linear_map_terms(f: FnSym, row: Vec<Term>, w: Term) -> Term {
+    let parts = row
+        .into_iter()
+        .zip(components(f, w))
+        .filter(|(_, wi)| !matches!(wi.kind, TermKind::Zero))
+        .filter_map(|(c, wi)| match (&c.kind, &wi.kind) {
+            (TermKind::Num(r), _) if r.is_zero() => None,
+            (TermKind::Num(r), _) => Some(scale(wi, r)),
+            (_, TermKind::Num(r)) => Some(scale(c, r)),
+            _ => Some(Term::app(Term::sym(FnSym::Mul), Term::pair(c, wi))),
+        })
+        .collect::<Vec<_>>();
+    Term::sum(parts)
+}
+
 /// Rule 4 on a sum of values: numerals added, pairs added component-wise.
 fn add_values(ts: Vec<Term>) -> Term {
+    let ts = match Term::sum(ts).kind {
+        TermKind::Sum(flat) => flat,
+        kind => vec![Term::new(kind)],
+    };
     let mut num: Option<Rat> = None;
     let mut pairs: Option<(Vec<Term>, Vec<Term>)> = None;
     let mut others = Vec::new();

@@ -12,6 +12,7 @@
 //! | `SumAt` | `v + … + E + P` | left to right |
 //! | `JacL`, `JacR`, `DualL`, `DualR`, `PbL`, `PbR` | `J(E, s)`, `J(v, E)`, … | paper: "extended with duals and pullbacks" |
 //! | `DualLam` | `dual(\w. E, s)` | the linear map of a dual is reduced under its binder (our decision: the Jacobian of P's right side is computed there) |
+//! | `DualLamP` | `dual(\w. E, ω s)` | the same context as P leaves it, `ω` known to be a value (the machine does not re-check it) |
 //!
 //! The A-context `pb(\x. A, t)` is realised by rule A3 at the root of `pb(\x. s, t)`
 //! ([`root_rule`]). [`root_rule`] says which rule applies at the root of a term whose
@@ -55,6 +56,10 @@ pub enum Frame {
     PbL(Term),
     /// `pb(v, [])`
     PbR(Term),
+    /// `dual(\w. [], ω s)` as rule P leaves it: `ω` was a value in P's redex, so the
+    /// machine resumes into `s` without checking `ω` again (the same context as
+    /// `DualLam`; only `Machine::eval` builds it).
+    DualLamP(Var, Option<Ty>, Term, Term),
 }
 
 /// An evaluation context: frames from the root inwards.
@@ -86,7 +91,41 @@ impl Frame {
             Frame::DualLam(w, ty, s) => Term::dual(Term::new(TermKind::Lam(w, ty, Box::new(t))), s),
             Frame::PbL(s) => Term::pb(t, s),
             Frame::PbR(v) => Term::pb(v, t),
+            Frame::DualLamP(w, ty, omega, s) => Term::dual(
+                Term::new(TermKind::Lam(w, ty, Box::new(t))),
+                Term::app(omega, s),
+            ),
         }
+    }
+}
+
+/// Like [`enter`] on `frame` plugged with the value `v`, for a frame popped by the machine:
+/// the subterms left of the hole are known to be values, so they are not checked again
+/// (this keeps a long pending chain of pullbacks from being re-traversed at every step).
+pub(crate) fn resume(
+    frame: Frame,
+    v: Term,
+    fresh: &mut crate::syntax::Fresh,
+) -> Result<(Frame, Term), Term> {
+    let next = |s: Term, right: fn(Term) -> Frame, v: Term, k: fn(Term, Term) -> Term| {
+        if is_value(&s) {
+            Err(k(v, s))
+        } else {
+            Ok((right(v), s))
+        }
+    };
+    match frame {
+        Frame::AppR(f) => Err(Term::app(f, v)),
+        Frame::PairR(a) => Err(Term::pair(a, v)),
+        Frame::JacR(a) => Err(Term::jac(a, v)),
+        Frame::DualR(a) => Err(Term::dual(a, v)),
+        Frame::PbR(a) => Err(Term::pb(a, v)),
+        Frame::Proj(i) => Err(Term::proj(v, i)),
+        Frame::AppL(s) => next(s, Frame::AppR, v, Term::app),
+        Frame::PairL(s) => next(s, Frame::PairR, v, Term::pair),
+        Frame::JacL(s) => next(s, Frame::JacR, v, Term::jac),
+        Frame::PbL(s) => next(s, Frame::PbR, v, Term::pb),
+        other => enter(other.plug(v, fresh)),
     }
 }
 
@@ -215,8 +254,14 @@ pub fn root_rule(t: &Term) -> Option<Rule> {
             K::Sum(_) | K::Zero => Some(Rule::R4),
             K::Fn(g) => numeric_arg(*g, a).map(|_| Rule::R3),
             K::Jac(s, w) => match &s.kind {
-                K::Fn(g) => numeric_arg(*g, a).map(|_| Rule::R3),
+                K::Fn(_) => Some(Rule::R3),
                 K::Lam(x, _, body) => jacobian::rule(x, body, w, a),
+                K::Pb(..) => Some(Rule::R17),
+                // Only an inner Jacobian whose premise can make progress (a free variable
+                // there is value 1 and stays stuck).
+                K::Jac(a, _) if matches!(a.kind, K::Fn(_) | K::Lam(..) | K::Pb(..)) => {
+                    Some(Rule::R17)
+                }
                 _ => None,
             },
             K::Pb(..) => Some(Rule::P),
@@ -231,7 +276,10 @@ pub fn root_rule(t: &Term) -> Option<Rule> {
         K::Sum(ts) => {
             let nums = ts.iter().filter(|s| matches!(s.kind, K::Num(_))).count();
             let pairs = ts.iter().filter(|s| matches!(s.kind, K::Pair(..))).count();
-            (nums >= 2 || pairs >= 2).then_some(Rule::R4)
+            // A summand that is itself a sum or zero (left by a step inside the sum) is
+            // flattened by rule 4 too, so values are canonical sums.
+            let nested = ts.iter().any(|s| matches!(s.kind, K::Sum(_) | K::Zero));
+            (nums >= 2 || pairs >= 2 || nested).then_some(Rule::R4)
         }
         K::Jac(s, d) => {
             (matches!(d.kind, K::Zero) || matches!(s.kind, K::Zero)).then_some(Rule::R9p)

@@ -1,4 +1,4 @@
-//! Jacobians of elementary terms without premises: reductions 9–15, 20a, 20b, 20′ and the
+//! Jacobians of elementary terms without premises: reductions 9–15, 20a, 20b, 20′, 20p and the
 //! forward chain rule (Mak and Ong, §3.3.2; the numbers and roles are the paper's, the
 //! forms reconstructed: docs/engines/pullback-reduction.md, "Jacobians").
 //!
@@ -13,20 +13,23 @@
 //! | 10 | `J(\x. a, t) v` | `a{x := t}` | `a` a projection path of `x` | paper (role), instance reconstructed |
 //! | 11 | `J(\x. a1 + … + an, t) v` | `(a1 + … + an){x := t}` | `x ∈ lin(E)` | reconstructed instance of 10–14 |
 //! | 12 | `J(\x. J(a, b), t) v` | `J(a, b){x := t}` | `x ∈ lin(E)` | reconstructed instance |
+//! | 12b | `J(\x. J(a, b), t) v` | `J(tan(a), b{x := v}) + J(a{x := v}, tan(b))` | `x` in both (not linear); `J` is bilinear | our decision (like 16c) |
 //! | 13 | `J(\x. pb(a, b), t) v` | `pb(a, b){x := t}` | `x ∈ lin(E)` (so `x ∉ fv(a)`) | reconstructed instance |
 //! | 14 | `J(\x. \y. L, t) v` | `(\y. L){x := t}` | `x ∈ lin(E)` | reconstructed instance |
 //! | 15 | `J(\x. f a, t) v` | `J(f, tan(a)) (a{x := v})`, then rule 3 | `x ∈ fv(a)` | paper |
 //! | 20a | `J(\x. (a, b), t) v` | `(J(\x. a, t) v, J(\x. b, t) v)` | `x` in both components | paper (pairs), split reconstructed |
 //! | 20b | `J(\x. (a, b), t) v` | `(J(\x. a, t) v, 0)` or `(0, J(\x. b, t) v)` | `x` in one component | paper (pairs), split reconstructed |
+//! | 20p | `J(\x. a.i, t) v` | `(J(\x. a, t) v).i` | `a.i` not a path of `x` (e.g. `(x.0, x.1).1`); projections are linear | our decision (completeness) |
 //! | 20′ | `J(\x. a1 + … + an, t) v` | `Σ_{x ∈ fv(ai)} J(\x. ai, t) v` | not linear in `x` (e.g. `x + 1`) | our decision (completeness) |
-//! | chain | `J(\x. let y = E in L, t) v` | `J(\z. L{x := z.0, y := z.1}, (t, J(\x. E, t) v)) (v, E{x := v})` | `z` fresh | our decision: the direct forward chain rule the paper's premises compute |
+//! | chain | `J(\x. let y = E in L, t) v` | `J(\z. L', (K{x := t}, J(\x. E, t) v)) (K{x := v}, E{x := v})`, or `J(\y. L, J(\x. E, t) v) (E{x := v})` when nothing of `x` is live in `L` | `K`, `L'` the sparse tape of rule 8 (`tape`) | our decision: the direct forward chain rule the paper's premises compute |
 //!
 //! The `x ∈ lin(E)` test is the paper's linear positions (§3.1): the function of an
 //! application is linear, its argument is not; `J`, `dual` are linear in each argument,
 //! `pb` in its 1-form.
 
 use super::premise;
-use super::subst::{subst, subst_many};
+use super::subst::subst;
+use super::tape;
 use super::values::{as_path, project};
 use super::{Machine, Rule};
 use crate::anf;
@@ -48,7 +51,12 @@ pub(crate) fn rule(x: &Var, body: &Term, t: &Term, v: &Term) -> Option<Rule> {
     }
     let has = |s: &Term| s.has_free(x);
     match &body.kind {
-        K::Var(_) | K::Proj(..) => tan_ok(x, body).then_some(Rule::R10),
+        K::Var(_) => tan_ok(x, body).then_some(Rule::R10),
+        K::Proj(..) => Some(if tan_ok(x, body) {
+            Rule::R10
+        } else {
+            Rule::R20p
+        }),
         K::Pair(a, b) => Some(if has(a) && has(b) {
             Rule::R20a
         } else {
@@ -71,7 +79,13 @@ pub(crate) fn rule(x: &Var, body: &Term, t: &Term, v: &Term) -> Option<Rule> {
                 Some(Rule::R19c)
             }
         }
-        K::Jac(..) => linear_in(x, body).then_some(Rule::R12),
+        K::Jac(a, b) => {
+            if linear_in(x, body) {
+                Some(Rule::R12)
+            } else {
+                (tan_ok(x, a) && tan_ok(x, b)).then_some(Rule::R12b)
+            }
+        }
         K::Pb(a, _) => {
             if has(a) {
                 Some(Rule::R17)
@@ -82,7 +96,7 @@ pub(crate) fn rule(x: &Var, body: &Term, t: &Term, v: &Term) -> Option<Rule> {
         K::Dual(s, b) => {
             if !has(s) {
                 tan_ok(x, b).then_some(Rule::R16a)
-            } else if !matches!(s.kind, K::Lam(..)) {
+            } else if !matches!(s.kind, K::Lam(..)) && !tan_ok(x, s) {
                 None
             } else if !has(b) {
                 Some(Rule::R16b)
@@ -133,6 +147,20 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
             }
             _ => None,
         },
+        Rule::R12b => match body.kind {
+            TermKind::Jac(a, b) => {
+                let ta = tan(&x, &a, &dir).expect("checked by rule");
+                let tb = tan(&x, &b, &dir).expect("checked by rule");
+                let av = subst(&a, &x, &point, &mut m.fresh);
+                let bv = subst(&b, &x, &point, &mut m.fresh);
+                Some(Term::sum([Term::jac(ta, bv), Term::jac(av, tb)]))
+            }
+            _ => None,
+        },
+        Rule::R20p => match body.kind {
+            TermKind::Proj(s, i) => Some(Term::proj(jat(*s, &dir, &point), i)),
+            _ => None,
+        },
         Rule::R20s => match body.kind {
             TermKind::Sum(ts) => Some(Term::sum(
                 ts.into_iter()
@@ -144,19 +172,17 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
         },
         Rule::Chain => match body.kind {
             TermKind::Let(y, e, rest) => {
-                let z = m.fresh.var("z");
-                let zt = Term::var(&z);
-                let sub = [
-                    (x.clone(), Term::proj(zt.clone(), false)),
-                    (y, Term::proj(zt, true)),
-                ];
-                let rest2 = subst_many(&rest, &sub, &mut m.fresh);
+                let sp = tape::split(&x, y, *rest, &mut m.fresh);
                 let image = subst(&e, &x, &point, &mut m.fresh);
                 let de = jat(*e, &dir, &point);
-                Some(Term::app(
-                    Term::jac(Term::lam(&z, rest2), Term::pair(dir, de)),
-                    Term::pair(point, image),
-                ))
+                let (d, p) = match sp.keep {
+                    Some(k) => (
+                        Term::pair(subst(&k, &x, &dir, &mut m.fresh), de),
+                        Term::pair(subst(&k, &x, &point, &mut m.fresh), image),
+                    ),
+                    None => (de, image),
+                };
+                Some(Term::app(Term::jac(Term::lam(&sp.binder, sp.body), d), p))
             }
             _ => None,
         },

@@ -10,6 +10,7 @@
 //! | [`cbv`] | 1–4 (β, projections, δ, linearity of sums) |
 //! | [`dual`] | 5, 6, 9′, covector normalisation |
 //! | [`series`] | 7, 8, P |
+//! | `tape` | the sparse environments of 8 and of the chain rule |
 //! | [`jacobian`] | 9–15, 20a, 20b, 20′, the forward chain rule |
 //! | [`premise`] | 16a–c, 17, 18, 19a–c |
 //!
@@ -26,6 +27,7 @@ pub mod premise;
 mod prims;
 pub mod series;
 pub mod subst;
+mod tape;
 pub mod values;
 
 pub use context::{decompose, Context, Frame};
@@ -33,7 +35,7 @@ pub use values::is_value;
 
 use crate::syntax::{FnSym, Fresh, Term, TermKind};
 use adora_core::diag::{Diagnostic, ErrorKind, Span};
-use context::{enter, root_rule};
+use context::{enter, resume, root_rule};
 use std::collections::BTreeMap;
 use subst::Env;
 
@@ -77,6 +79,8 @@ pub enum Rule {
     R11,
     /// 12: the Jacobian of `J(a, b)` linear in `x` is itself.
     R12,
+    /// 12b: the Jacobian of `J(a, b)` with `x` in both arguments (bilinearity).
+    R12b,
     /// 13: the Jacobian of `pb(a, b)` linear in `x` is itself.
     R13,
     /// 14: the Jacobian of `\y. L` linear in `x` is itself.
@@ -105,6 +109,8 @@ pub enum Rule {
     R20b,
     /// 20′: the Jacobian of a sum not linear in `x`.
     R20s,
+    /// 20p: the Jacobian of a projection that is not a path of `x` (projections are linear).
+    R20p,
     /// The forward chain rule for the Jacobian of a let series (our decision).
     Chain,
     /// Covector normalisation of a functional (our decision).
@@ -132,6 +138,7 @@ impl Rule {
         Rule::R10,
         Rule::R11,
         Rule::R12,
+        Rule::R12b,
         Rule::R13,
         Rule::R14,
         Rule::R15,
@@ -146,11 +153,12 @@ impl Rule {
         Rule::R20a,
         Rule::R20b,
         Rule::R20s,
+        Rule::R20p,
         Rule::Chain,
         Rule::Covec,
     ];
 
-    /// The rule's name: "A1".."A4", "1".."15", "9'", "16a".."20b", "20'", "P", "chain",
+    /// The rule's name: "A1".."A4", "1".."15", "9'", "16a".."20b", "20'", "20p", "P", "chain",
     /// "covec".
     pub fn name(self) -> &'static str {
         match self {
@@ -172,6 +180,7 @@ impl Rule {
             Rule::R10 => "10",
             Rule::R11 => "11",
             Rule::R12 => "12",
+            Rule::R12b => "12b",
             Rule::R13 => "13",
             Rule::R14 => "14",
             Rule::R15 => "15",
@@ -186,6 +195,7 @@ impl Rule {
             Rule::R20a => "20a",
             Rule::R20b => "20b",
             Rule::R20s => "20'",
+            Rule::R20p => "20p",
             Rule::Chain => "chain",
             Rule::Covec => "covec",
         }
@@ -226,6 +236,26 @@ pub struct Outcome {
     pub trace: Vec<TraceStep>,
     /// The counters.
     pub stats: Stats,
+}
+
+impl Outcome {
+    /// The trace as `[rule] term` lines, a δ step naming its symbol (`[3 mul] …`): the
+    /// text `adora reduce --trace` prints and the trace goldens hold.
+    pub fn trace_text(&self) -> String {
+        let mut s = String::new();
+        for step in &self.trace {
+            match step.symbol {
+                Some(f) => s.push_str(&format!(
+                    "[{} {}] {}\n",
+                    step.rule.name(),
+                    f.name(),
+                    step.term
+                )),
+                None => s.push_str(&format!("[{}] {}\n", step.rule.name(), step.term)),
+            }
+        }
+        s
+    }
 }
 
 /// The call-by-value reducer (builder: `Reducer::new().step_limit(n).trace(true)`).
@@ -386,34 +416,79 @@ impl<'a> Machine<'a> {
     pub(crate) fn eval(&mut self, t: Term) -> Result<Term, Diagnostic> {
         let mut stack: Vec<Frame> = Vec::new();
         let mut focus = t;
+        // A node whose evaluated subterms are known to be values (after a resumed frame).
+        let mut ready: Option<Term> = None;
         loop {
-            match enter(focus) {
-                Ok((frame, child)) => {
-                    stack.push(frame);
-                    focus = child;
+            let node = match ready.take() {
+                Some(n) => n,
+                None => match enter(focus) {
+                    Ok((frame, child)) => {
+                        stack.push(frame);
+                        focus = child;
+                        continue;
+                    }
+                    Err(node) => node,
+                },
+            };
+            focus = Term::zero();
+            match root_rule(&node) {
+                Some(Rule::R1) if matches!(node.kind, TermKind::Let(..)) => {
+                    let TermKind::Let(x, v, body) = node.kind else {
+                        unreachable!("matched above")
+                    };
+                    let mut env = Env::default();
+                    env.bind(x, *v);
+                    focus = self.spine(*body, env, &mut stack)?;
                 }
-                Err(node) => match root_rule(&node) {
-                    Some(Rule::R1) if matches!(node.kind, TermKind::Let(..)) => {
-                        let TermKind::Let(x, v, body) = node.kind else {
-                            unreachable!("matched above")
-                        };
-                        let mut env = Env::default();
-                        env.bind(x, *v);
-                        focus = self.spine(*body, env, &mut stack)?;
-                    }
-                    Some(rule) => {
-                        let out = self.contract(rule, node)?;
-                        let sym = self.last_symbol.take();
-                        self.record(rule, sym, |fr| plug_all(&stack, out.clone(), fr))?;
-                        focus = out;
-                    }
-                    None => match stack.pop() {
-                        None => return Ok(node),
-                        Some(Frame::LetB(x, body, mut env)) => {
-                            env.bind(x, node);
-                            focus = self.spine(body, env, &mut stack)?;
+                Some(rule) => {
+                    let out = self.contract(rule, node)?;
+                    let sym = self.last_symbol.take();
+                    self.record(rule, sym, |fr| plug_all(&stack, out.clone(), fr))?;
+                    let span = out.span;
+                    focus = match out.kind {
+                        // P's right side `dual(\u. J, ω s)`: the Jacobian first, then `ω s`
+                        // with `ω` known to be a value.
+                        TermKind::Dual(jat, rest)
+                            if rule == Rule::P
+                                && matches!(jat.kind, TermKind::Lam(..))
+                                && matches!(rest.kind, TermKind::App(..)) =>
+                        {
+                            let (TermKind::Lam(u, ty, body), TermKind::App(omega, s)) =
+                                (jat.kind, rest.kind)
+                            else {
+                                unreachable!("matched above")
+                            };
+                            stack.push(Frame::DualLamP(u, ty, *omega, *s));
+                            *body
                         }
-                        Some(frame) => focus = frame.plug(node, &mut self.fresh),
+                        kind => Term { kind, span },
+                    };
+                }
+                None => match stack.pop() {
+                    None => return Ok(node),
+                    Some(Frame::LetB(x, body, mut env)) => {
+                        env.bind(x, node);
+                        focus = self.spine(body, env, &mut stack)?;
+                    }
+                    Some(Frame::DualLamP(u, ty, omega, s)) => {
+                        stack.push(Frame::DualR(Term::new(TermKind::Lam(
+                            u,
+                            ty,
+                            Box::new(node),
+                        ))));
+                        if is_value(&s) {
+                            ready = Some(Term::app(omega, s));
+                        } else {
+                            stack.push(Frame::AppR(omega));
+                            focus = s;
+                        }
+                    }
+                    Some(frame) => match resume(frame, node, &mut self.fresh) {
+                        Ok((f, child)) => {
+                            stack.push(f);
+                            focus = child;
+                        }
+                        Err(parent) => ready = Some(parent),
                     },
                 },
             }

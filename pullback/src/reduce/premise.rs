@@ -43,6 +43,18 @@ pub(crate) fn contract_jac(
         (Rule::R16a, TermKind::Dual(s, b)) => {
             Some(Term::dual(*s, tan(&x, &b, &dir).expect("checked by rule")))
         }
+        (Rule::R16b | Rule::R16c, TermKind::Dual(s, b)) if !matches!(s.kind, TermKind::Lam(..)) => {
+            // The linear map is an atom (a path of `x`, or a tuple of them): its tangent is
+            // `tan(s)`, and `dual` is bilinear (docs/engines/pullback-reduction.md, 16b/16c).
+            let ts = tan(&x, &s, &dir).expect("checked by rule");
+            if rule == Rule::R16b {
+                Some(Term::dual(ts, *b))
+            } else {
+                let first = Term::dual(ts, at(&b, m));
+                let tb = tan(&x, &b, &dir).expect("checked by rule");
+                Some(Term::sum([first, Term::dual(at(&s, m), tb)]))
+            }
+        }
         (Rule::R16b | Rule::R16c, TermKind::Dual(s, b)) => {
             let TermKind::Lam(w, ty, l) = s.kind else {
                 return Ok(None);

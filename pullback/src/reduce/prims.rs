@@ -10,7 +10,7 @@
 //! `1 / a^|k|` (total) with derivative `k·a^(k-1)` (total). Transcendental symbols are not
 //! rational: exact reduction refuses them with `ErrorKind::NonRational`.
 
-use crate::syntax::{Cmp, FnSym};
+use crate::syntax::{Cmp, FnSym, Term};
 use adora_semantics::Rat;
 use num_traits::{One, Signed, Zero};
 
@@ -177,4 +177,79 @@ pub(crate) fn jacobian_row(f: FnSym, r: &[Rat]) -> Result<Vec<Rat>, PrimError> {
             unreachable!("transcendental symbols are refused above")
         }
     })
+}
+
+/// The row `∂f/∂r_i` at a point `a` that is not numeric (an open value under a binder), as
+/// terms built from the symbols themselves; at every numeric instance of `a` each entry
+/// reduces to [`jacobian_row`]'s number, so the conventions above hold pointwise:
+/// `div`'s row is `(div (1, b), div (neg (div (a, b)), b))` (total division, 0 at `b = 0`),
+/// `abs'(a) = div (abs a, a)` (0 at 0), `min`/`max`/`sel` use the comparison symbols
+/// (ties pick the first argument), `pow<k>'(a) = k · pow<k-1> a`. Transcendental symbols
+/// get their textbook derivatives; exact reduction refuses them at their first primal δ.
+pub(crate) fn jacobian_row_symbolic(f: FnSym, a: &[Term]) -> Vec<Term> {
+    let int = Term::int;
+    let app = |g: FnSym, arg: Term| Term::app(Term::sym(g), arg);
+    let app2 = |g: FnSym, x: Term, y: Term| app(g, Term::pair(x, y));
+    match f {
+        FnSym::Add => vec![int(1), int(1)],
+        FnSym::Sub => vec![int(1), int(-1)],
+        FnSym::Mul => vec![a[1].clone(), a[0].clone()],
+        FnSym::Div => {
+            let q = app2(FnSym::Div, a[0].clone(), a[1].clone());
+            vec![
+                app2(FnSym::Div, int(1), a[1].clone()),
+                app2(FnSym::Div, app(FnSym::Neg, q), a[1].clone()),
+            ]
+        }
+        FnSym::Neg => vec![int(-1)],
+        FnSym::Pow(k) => match k {
+            0 => vec![int(0)],
+            1 => vec![int(1)],
+            _ => vec![app2(
+                FnSym::Mul,
+                int(k),
+                app(FnSym::Pow(k - 1), a[0].clone()),
+            )],
+        },
+        FnSym::Abs => vec![app2(
+            FnSym::Div,
+            app(FnSym::Abs, a[0].clone()),
+            a[0].clone(),
+        )],
+        FnSym::Min | FnSym::Max => {
+            let (first, second) = if f == FnSym::Min {
+                (Cmp::Le, Cmp::Gt)
+            } else {
+                (Cmp::Ge, Cmp::Lt)
+            };
+            vec![
+                app2(FnSym::Cmp(first), a[0].clone(), a[1].clone()),
+                app2(FnSym::Cmp(second), a[0].clone(), a[1].clone()),
+            ]
+        }
+        FnSym::Sel(c) => {
+            let t = app2(FnSym::Cmp(c), a[0].clone(), a[1].clone());
+            vec![int(0), int(0), t.clone(), app(FnSym::Not, t)]
+        }
+        FnSym::Exp => vec![app(FnSym::Exp, a[0].clone())],
+        FnSym::Log => vec![app2(FnSym::Div, int(1), a[0].clone())],
+        FnSym::Sin => vec![app(FnSym::Cos, a[0].clone())],
+        FnSym::Cos => vec![app(FnSym::Neg, app(FnSym::Sin, a[0].clone()))],
+        FnSym::Tanh => {
+            let t = app(FnSym::Tanh, a[0].clone());
+            vec![app2(FnSym::Sub, int(1), app2(FnSym::Mul, t.clone(), t))]
+        }
+        FnSym::Sqrt => vec![app2(
+            FnSym::Div,
+            int(1),
+            app2(FnSym::Mul, int(2), app(FnSym::Sqrt, a[0].clone())),
+        )],
+        FnSym::Floor
+        | FnSym::ZDiv
+        | FnSym::ZMod
+        | FnSym::Cmp(_)
+        | FnSym::And
+        | FnSym::Or
+        | FnSym::Not => vec![int(0); f.arity()],
+    }
 }

@@ -5,18 +5,19 @@
 //! | # | left side | right side | side condition | status |
 //! |---|---|---|---|---|
 //! | 7 | `pb(\x. let y = E in y, ω)` | `pb(\x. E, ω)` | | paper ("base case"), reconstructed form |
-//! | 8 | `pb(\x. let y = E in L, ω)` | `pb(\x. (x, E), pb(\z. L{x := z.0, y := z.1}, ω))` | `L ≢ y`, `z` fresh | paper (contravariance of pullbacks), reconstructed form |
+//! | 8 | `pb(\x. let y = E in L, ω)` | `pb(\x. (K, E), pb(\z. L', ω))`, or `pb(\x. E, pb(\y. L, ω))` when nothing of `x` is live in `L` | `L ≢ y`, `z` fresh; `K` the live paths of `x` (sparse environment, `tape`) | paper (contravariance of pullbacks), reconstructed form; the sparse tape is our decision |
 //! | P | `pb(\x. E, ω) v` | `dual(\u. J(\x. E, u) v, ω (E{x := v}))` | `E` not a let, `u` fresh | paper ("the following pullback reduction"), reconstructed form |
 //! | P | `pb(s, ω) v` | `dual(\u. J(s, u) v, ω (s v))` | `s` not an abstraction | our decision |
 //! | A3 | `pb(\x. s, ω)`, `J(\x. s, t) v` | the same with `s` A-normalised | `s` neither a let nor elementary | paper (A-context), reconstructed |
 //!
-//! The tuple `(x, E)` of rule 8 is the tape: it carries every intermediate that later
-//! elementary terms may use. Under call by value the argument `ω (E{x := v})` of P's dual
+//! The tuple `(K, E)` of rule 8 is the tape: it carries the intermediates that later
+//! elementary terms still use (only those: the environment is sparse). Under call by value the argument `ω (E{x := v})` of P's dual
 //! is reduced before the dual collapses, which is the forward phase; the pending
 //! `dual(Jat, [])` frames collapse by rule 5 in reverse order, which is the reverse phase
 //! (§3.3.1, Example 3.5).
 
-use super::subst::{subst, subst_many};
+use super::subst::subst;
+use super::tape;
 use super::{Machine, Rule};
 use crate::anf;
 use crate::syntax::{Term, TermKind};
@@ -37,19 +38,16 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
         (Rule::R8, TermKind::Pb(s, omega)) => match s.kind {
             TermKind::Lam(x, ty, body) => match body.kind {
                 TermKind::Let(y, e, rest) => {
-                    let z = m.fresh.var("z");
-                    let zt = Term::var(&z);
-                    let sub = [
-                        (x.clone(), Term::proj(zt.clone(), false)),
-                        (y, Term::proj(zt, true)),
-                    ];
-                    let rest2 = subst_many(&rest, &sub, &mut m.fresh);
-                    let first = Term::new(TermKind::Lam(
-                        x.clone(),
-                        ty,
-                        Box::new(Term::pair(Term::var(&x), *e)),
-                    ));
-                    Some(Term::pb(first, Term::pb(Term::lam(&z, rest2), *omega)))
+                    let sp = tape::split(&x, y, *rest, &mut m.fresh);
+                    let image = match sp.keep {
+                        Some(k) => Term::pair(k, *e),
+                        None => *e,
+                    };
+                    let first = Term::new(TermKind::Lam(x, ty, Box::new(image)));
+                    Some(Term::pb(
+                        first,
+                        Term::pb(Term::lam(&sp.binder, sp.body), *omega),
+                    ))
                 }
                 _ => None,
             },

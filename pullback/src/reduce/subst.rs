@@ -1,5 +1,7 @@
 //! Capture-avoiding simultaneous substitution `s{x1 := v1, …}` (paper §3.1: "capture-free
-//! substitution", extended to sums summand by summand).
+//! substitution", extended to sums summand by summand). A projection path `x.p` whose `x`
+//! is substituted by a pair is projected during the substitution (rule 2 performed as part
+//! of the step that substitutes), so only the selected component is copied.
 //!
 //! Binders whose variable is free in one of the substituted terms are renamed with ids from
 //! [`Fresh`], so no free variable is ever captured. Duplicating a value that contains
@@ -9,6 +11,7 @@
 //! binding structure, never on ids being globally unique. `Fresh` hands out ids above every
 //! id in the reduced term, so a renamed binder never meets an id already in use.
 
+use super::values::{as_path, project};
 use crate::syntax::{Fresh, Term, TermKind, Var};
 use std::collections::{BTreeSet, HashMap};
 
@@ -54,6 +57,14 @@ pub fn subst_many(t: &Term, s: &[(Var, Term)], fresh: &mut Fresh) -> Term {
 }
 
 fn go(t: &Term, env: &mut Env, fresh: &mut Fresh) -> Term {
+    if let TermKind::Proj(..) = &t.kind {
+        if let Some((y, path)) = as_path(t) {
+            return match env.map.get(y) {
+                Some(v) => project_path(v, &path),
+                None => t.clone(),
+            };
+        }
+    }
     let kind = match &t.kind {
         TermKind::Var(y) => {
             return match env.map.get(y) {
@@ -122,4 +133,23 @@ fn binder(y: &Var, body: &Term, env: &mut Env, fresh: &mut Fresh) -> (Var, Term)
 
 fn two(a: &Term, b: &Term, env: &mut Env, fresh: &mut Fresh) -> (Box<Term>, Box<Term>) {
     (Box::new(go(a, env, fresh)), Box::new(go(b, env, fresh)))
+}
+
+/// `v.path` with projections of pairs taken during the substitution (instances of rule 2):
+/// only the selected component of `v` is copied, not the whole environment tuple.
+fn project_path(v: &Term, path: &[bool]) -> Term {
+    let mut cur = v;
+    let mut i = 0;
+    while i < path.len() {
+        match &cur.kind {
+            TermKind::Pair(a, b) => {
+                cur = if path[i] { b } else { a };
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    path[i..]
+        .iter()
+        .fold(cur.clone(), |t, &second| project(t, second))
 }

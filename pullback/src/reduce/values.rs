@@ -9,7 +9,7 @@
 //! | pairs, sums | `(v, v)`; `v + … + v` with no two numerals and no two pairs | paper §3.4; sums: reconstructed |
 //! | neutral terms | `f v` with `v` not numeric, `x v`, `x.i`, `dual(v, t)` with `t` stuck | reconstructed |
 //! | value 1 | a Jacobian application with a free variable in function position, `J(y, u) v` | paper §3.4 |
-//! | value 2 | a Jacobian application with a non-abstraction value in function position | paper §3.4 |
+//! | value 2 | a Jacobian application with another non-abstraction value in function position (a pair, a sum, `J(y, …)` with `y` free, …; a symbol, a pullback and the Jacobian of a symbol, abstraction or pullback reduce by 3 and 17) | paper §3.4 |
 //!
 //! A term is a value when its evaluated subterms are values and no rule applies at its root
 //! ([`super::context::root_rule`]): the value set is exactly the complement of the redexes,
@@ -31,6 +31,31 @@ use std::collections::BTreeMap;
 /// Whether `t` is a value of the call-by-value strategy (a normal form: no rule applies
 /// anywhere in an evaluation context).
 pub fn is_value(t: &Term) -> bool {
+    // Forms that are redexes whatever their subterms are (rules 1, 2, 4, 5, P fire on them
+    // unconditionally once the subterms are values): no need to inspect the subterms.
+    match &t.kind {
+        TermKind::App(f, _)
+            if matches!(
+                f.kind,
+                TermKind::Lam(..)
+                    | TermKind::Pb(..)
+                    | TermKind::Dual(..)
+                    | TermKind::Sum(_)
+                    | TermKind::Zero
+            ) =>
+        {
+            return false
+        }
+        TermKind::Proj(s, _)
+            if matches!(
+                s.kind,
+                TermKind::Pair(..) | TermKind::Sum(_) | TermKind::Zero
+            ) =>
+        {
+            return false
+        }
+        _ => {}
+    }
     let children = match &t.kind {
         TermKind::Var(_) | TermKind::Num(_) | TermKind::Fn(_) | TermKind::Zero => return true,
         TermKind::Lam(..) => return true,
@@ -65,24 +90,29 @@ pub(crate) fn numerals(t: &Term, out: &mut Vec<Rat>) -> bool {
 }
 
 /// The numbers of `t` when it is a numeric argument of `f` (`f.arity()` reals as
-/// right-nested pairs).
+/// right-nested pairs); `zero` in a real position, or for the rest of the tuple, is the
+/// numeral 0 (the zero of `R` and of `Rⁿ`).
 pub(crate) fn numeric_arg(f: FnSym, t: &Term) -> Option<Vec<Rat>> {
-    let mut out = Vec::new();
+    let real = |t: &Term| match &t.kind {
+        TermKind::Num(r) => Some(r.clone()),
+        TermKind::Zero => Some(Rat::zero()),
+        _ => None,
+    };
+    let n = f.arity();
+    let mut out = Vec::with_capacity(n);
     let mut cur = t;
-    for i in 0..f.arity() {
-        if i + 1 == f.arity() {
-            match &cur.kind {
-                TermKind::Num(r) => out.push(r.clone()),
-                _ => return None,
-            }
+    for i in 0..n {
+        if i + 1 == n {
+            out.push(real(cur)?);
         } else {
             match &cur.kind {
                 TermKind::Pair(a, b) => {
-                    match &a.kind {
-                        TermKind::Num(r) => out.push(r.clone()),
-                        _ => return None,
-                    }
+                    out.push(real(a)?);
                     cur = b;
+                }
+                TermKind::Zero => {
+                    out.resize(n, Rat::zero());
+                    return Some(out);
                 }
                 _ => return None,
             }

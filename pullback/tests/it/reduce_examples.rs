@@ -166,3 +166,37 @@ fn f6_closure_capturing_the_variable() {
     assert_eq!(r.value, qs(&[15]));
     assert_eq!(r.derivative, qs(&[8]));
 }
+
+#[test]
+fn f7_nested_pullback_second_derivative() {
+    let r = grad(
+        "\\x. (pb(\\y. mul (y, mul (y, y)), omega) x) 1",
+        Ty::Real,
+        &[3],
+    );
+    assert_eq!(r.value, qs(&[27]));
+    assert_eq!(r.derivative, qs(&[18]));
+}
+
+#[test]
+fn f8_no_perturbation_confusion() {
+    let r = grad(
+        "\\x. mul (x, (pb(\\y. add (x, y), omega) 1) 1)",
+        Ty::Real,
+        &[1],
+    );
+    assert_eq!(r.value, qs(&[1]));
+    assert_eq!(
+        r.derivative,
+        qs(&[1]),
+        "a confused implementation answers 2"
+    );
+    let at2 = grad(
+        "\\x. mul (x, (pb(\\y. mul (x, y), omega) 1) 1)",
+        Ty::Real,
+        &[3],
+    );
+    // x · ∂_y(x·y) = x², derivative 2x = 6.
+    assert_eq!(at2.value, qs(&[9]));
+    assert_eq!(at2.derivative, qs(&[6]));
+}

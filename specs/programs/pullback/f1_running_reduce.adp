@@ -5,6 +5,8 @@
 -- delta: add=2 mul=3
 -- delta-j: add=2 mul=3
 -- rules: 8=4 7=1 P=5 5=5
+-- normal-form: \u. mul (15, u.0) + mul (12, u.1)
+-- steps: 43
 pb(\z. let a = add (z.0, 1) in
        let b = mul (2, z.0) in
        let c = mul (z.1, z.1) in

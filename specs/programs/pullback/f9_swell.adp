@@ -7,4 +7,8 @@
 -- grad: 1024
 -- delta: mul=3
 -- delta-j: mul=3
+-- Reverse mode takes 6 steps per squaring (8 or 7, P, 15, the primal and the Jacobian δ,
+-- 5) and one for the 1-form applied to the value: 6·3 + 1 = 19.
+-- rules: 8=2 7=1 P=3 15=3 5=3
+-- steps: 19
 \x. let x1 = mul (x, x) in let x2 = mul (x1, x1) in let x3 = mul (x2, x2) in x3
