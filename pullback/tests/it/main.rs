@@ -4,6 +4,7 @@ mod ad;
 mod anf;
 mod goldens;
 mod lin;
+mod model;
 mod parse;
 mod reduce_examples;
 mod reduce_rules;
