@@ -18,7 +18,7 @@
 //! Everything else (arrays, `build`, SOACs, `if`, loops, non-finite literals) is an
 //! `ErrorKind::Unsupported` error naming the construct at its source position.
 
-use crate::syntax::{Cmp, FnSym, Fresh, Term, Ty, Var};
+use crate::syntax::{Cmp, FnSym, Fresh, Term, TermKind, Ty, Var};
 use adora_core::ast::{BinOp, Expr, ExprKind, Function, Lit, Pat, Prim, UnOp};
 use adora_core::diag::{Diagnostic, ErrorKind, Span};
 use adora_core::types::{Base, Type};
@@ -157,16 +157,33 @@ fn tuple(mut parts: Vec<Term>) -> Term {
         .fold(last, |acc, t| Term::pair(t, acc))
 }
 
-/// Component `k` of an `n`-tuple term.
+/// Component `k` of an `n`-tuple term (a pair literal is projected statically, so the
+/// embedding never writes `(a, b).i`).
 fn component(t: Term, k: usize, n: usize) -> Term {
     let mut out = t;
     for _ in 0..k {
-        out = Term::proj(out, true);
+        out = proj(out, true);
     }
     if k + 1 < n {
-        out = Term::proj(out, false);
+        out = proj(out, false);
     }
     out
+}
+
+/// `t.i`, or the component itself when `t` is a pair literal, pushed into the body of a
+/// `let`.
+fn proj(t: Term, second: bool) -> Term {
+    match t.kind {
+        TermKind::Let(x, s, body) => Term::let_(&x, *s, proj(*body, second)),
+        TermKind::Pair(a, b) => {
+            if second {
+                *b
+            } else {
+                *a
+            }
+        }
+        kind => Term::proj(Term::new(kind), second),
+    }
 }
 
 struct Cx {
