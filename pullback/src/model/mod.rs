@@ -159,8 +159,8 @@ fn basis(ty: &Ty) -> Vec<V> {
 
 /// Appends the observation of `v : ty` to `out`: the numbers of a first-order value; for a
 /// function whose argument type is first order and whose result is `R` (a covector,
-/// `dual σ`), its values on the basis (the row); for other functions the observations of
-/// their results on [`tests`].
+/// `dual σ`, or its convertible `σ -> R`), its values on the basis (the row) and on
+/// [`tests`]; for other functions the observations of their results on [`tests`].
 pub fn observe(b: &Budget, v: &V, ty: &Ty, out: &mut Vec<Rat>) -> Result<(), String> {
     match ty {
         Ty::Real => match v {
@@ -174,7 +174,7 @@ pub fn observe(b: &Budget, v: &V, ty: &Ty, out: &mut Vec<Rat>) -> Result<(), Str
             observe(b, &value::proj(v, true)?, y, out)?;
         }
         Ty::Dual(a) if a.is_first_order() => {
-            for e in basis(a) {
+            for e in basis(a).into_iter().chain(tests(a)) {
                 observe(b, &apply(b, v, e)?, &Ty::Real, out)?;
             }
         }
