@@ -430,8 +430,71 @@ rule_props!(
     (rcovec, Rule::Covec, "covec"),
 );
 
-/// The seed-003 properties on random higher-order terms.
+/// The properties written but not registered in the catalogue, because a `S003-*` row of
+/// specs/theorems.md may be marked implemented only when all its properties pass:
+/// the first group fails on reducer bugs they found (δ of rule 3 on `zero`, the Jacobian of
+/// a `J` term with `x` in both arguments, and the single-step reduction's blow-up in term
+/// size: docs/engines/pullback.md, "Properties"); the second passes but shares its row
+/// with one of the first group (or has no row: `chain`, `covec` are our decisions).
+/// [`waiting`] returns them; registering one is removing its name here.
+pub const WAITING: &[&str] = &[
+    "pullback/higher-order-grad-equals-reference",
+    "pullback/reduction-preserves-semantics",
+    "pullback/progress",
+    "pullback/rule-3-sound",
+    "pullback/rule-10-sound",
+    "pullback/rule-11-sound",
+    "pullback/rule-14-sound",
+    "pullback/rule-16b-sound",
+    "pullback/rule-19a-sound",
+    "pullback/rule-19c-sound",
+    // passing, their row waits on one of the above
+    "pullback/rule-1-sound",
+    "pullback/rule-2-sound",
+    "pullback/rule-4-sound",
+    "pullback/rule-5-sound",
+    "pullback/rule-6-sound",
+    "pullback/rule-12-sound",
+    "pullback/rule-13-sound",
+    "pullback/rule-15-sound",
+    "pullback/rule-16a-sound",
+    "pullback/rule-16c-sound",
+    "pullback/rule-17-sound",
+    "pullback/rule-19b-sound",
+    "pullback/rule-chain-sound",
+    "pullback/rule-covec-sound",
+    // pass at 20 cases; at 200 cases a single reduction step does not return (the
+    // exponential substitution of the single-step blow-up), which no limit interrupts
+    "pullback/unique-decomposition",
+    "pullback/rule-7-sound",
+    "pullback/rule-8-sound",
+    "pullback/rule-p-sound",
+    "pullback/rule-9-sound",
+    "pullback/rule-9p-sound",
+    "pullback/rule-18-sound",
+    "pullback/rule-20a-sound",
+    "pullback/rule-20b-sound",
+    "pullback/rule-20s-sound",
+    "pullback/rule-a3-sound",
+];
+
+/// The seed-003 properties on random higher-order terms (those of [`WAITING`] left out).
 pub fn properties() -> Vec<Property> {
+    all()
+        .into_iter()
+        .filter(|p| !WAITING.contains(&p.name))
+        .collect()
+}
+
+/// The properties of [`WAITING`] (run them with `pullback::waiting()` from a test).
+pub fn waiting() -> Vec<Property> {
+    all()
+        .into_iter()
+        .filter(|p| WAITING.contains(&p.name))
+        .collect()
+}
+
+fn all() -> Vec<Property> {
     let mut out = vec![
         prop(
             "pullback/higher-order-grad-equals-reference",
