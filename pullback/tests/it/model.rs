@@ -26,6 +26,12 @@ fn obs(t: &Term) -> Vec<Rat> {
     observe_term(t, &ty, DEFAULT_FUEL).expect("the model evaluates the term")
 }
 
+/// The row of a covector: its observation lists the values on the basis first (then on
+/// the model's test vectors).
+fn row(t: &Term, n: usize) -> Vec<Rat> {
+    obs(t)[..n].to_vec()
+}
+
 #[test]
 fn the_model_agrees_with_every_golden_header() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../specs/programs/pullback");
@@ -50,7 +56,7 @@ fn the_model_agrees_with_every_golden_header() {
             }
             if let Some(g) = &h.grad {
                 let t = Term::app(Term::pb(f.term.clone(), Term::omega(&mut fresh)), s.clone());
-                assert_eq!(obs(&t), g.values, "{name}: gradient");
+                assert_eq!(row(&t, g.values.len()), g.values, "{name}: gradient");
                 checked += 1;
             }
             if let (Some(dx), Some(j)) = (&h.tangent, &h.jvp) {
@@ -74,11 +80,11 @@ fn nested_derivatives_do_not_confuse_perturbations() {
     // f.8: d/dx (x · d/dy (x + y)) = 1; a confused model answers 2.
     let t =
         parse::term_closed("pb(\\x. mul (x, (pb(\\y. add (x, y), omega) 1) 1), omega) 1").unwrap();
-    assert_eq!(obs(&t), vec![Rat::from_integer(1.into())]);
+    assert_eq!(row(&t, 1), vec![Rat::from_integer(1.into())]);
     // Second derivative of y³ at 3 by nesting: 6·3 = 18.
     let t =
         parse::term_closed("pb(\\x. (pb(\\y. mul (y, mul (y, y)), omega) x) 1, omega) 3").unwrap();
-    assert_eq!(obs(&t), vec![Rat::from_integer(18.into())]);
+    assert_eq!(row(&t, 1), vec![Rat::from_integer(18.into())]);
     // A derivative returning a function applied under another derivative's perturbation
     // (Manzyuk et al.): d/dx [ (J(\a. \b. mul (a, b), 1) x) (x) ] = d/dx x = 1.
     let t = parse::term_closed("J(\\x. (J(\\a. \\b. mul (a, b), 1) x) x, 1) 2").unwrap();
