@@ -18,12 +18,16 @@
 //! | [`parse`] | the parser of the concrete syntax (spans, diagnostics, sugar) | §3.1 |
 //! | [`types`] | simple types by unification (`dual σ` convertible to `σ -> R`) | §3.1 (Fig. 2) |
 //! | [`lin`] | linear positions `lin(s)` | §3.1 |
+//! | [`model`] | the concrete model: closures and tagged dual numbers, independent of the reducer | model section (lost), reconstructed |
+//! | [`embed`] | core first-order scalar programs as terms `\z. t` | §1 |
 //! | [`file`] | `.adp` files: header lines and one closed, typed term | — |
 
 pub mod ad;
 pub mod anf;
+pub mod embed;
 pub mod file;
 pub mod lin;
+pub mod model;
 pub mod parse;
 pub mod print;
 pub mod reduce;

@@ -8,6 +8,8 @@
 //! - [`linear`]: Linear A, linearize, unzip, transpose (engine `linear`; seed 002).
 //! - [`kit`]: the lowering kit — fresh names, one substitution, shared DAG → `let`s.
 //! - [`prims`]: the one table of primitives and their partial derivatives.
+//! - [`pullback`]: engine `pullback`, reverse-mode AD by reduction in the pullback calculus
+//!   (seed 003).
 //! - [`soac`]: engine `soac`, AD of SOACs, loops and `if` by redundant execution (seed 004).
 //! - [`stats`]: the largest e-graph built, for `adora check`'s summary.
 //! - [`tssa`]: engine `tssa`, differentiation of a tensor language in Tensor-SSA form (seed 001).
@@ -21,6 +23,7 @@ pub mod ir;
 pub mod kit;
 pub mod linear;
 pub mod prims;
+pub mod pullback;
 pub mod soac;
 pub mod stats;
 pub mod tssa;

@@ -53,3 +53,55 @@ fn bad_files_exit_2_with_positions() {
     let o = adora(&["reduce", &path("missing.adp")]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Engine `pullback` on core programs (docs/engines/pullback.md, "Engine `pullback`"): the
+/// header's gradient, VJP and JVP of `arith_scalar.adl`, agreement under `--engine all`,
+/// and the clear declines (arrays: `Unsupported` at the parameter; `f64`: not this mode).
+#[test]
+fn engine_pullback_answers_grad_vjp_jvp_of_scalar_programs() {
+    let f = "specs/programs/basics/arith_scalar.adl";
+    let ins = ["--input", "x=1/2", "--input", "y=3"];
+    let run = |extra: &[&str]| {
+        let mut args: Vec<&str> = extra.to_vec();
+        args.insert(1, f);
+        args.extend(["--engine", "pullback"]);
+        args.extend(ins);
+        let o = adora(&args);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let g = run(&["grad"]);
+    assert!(g.contains("value: 37/50"), "{g}");
+    assert!(g.contains("x: 139/125") && g.contains("y: 24/125"), "{g}");
+    let v = run(&["vjp", "--cotangent", "2"]);
+    assert!(v.contains("x: 278/125") && v.contains("y: 48/125"), "{v}");
+    let j = run(&["jvp", "--tangent", "x=1", "--tangent", "y=-2"]);
+    assert!(j.contains("tangent: 91/125"), "{j}");
+
+    let mut args = vec!["grad", f, "--engine", "all"];
+    args.extend(ins);
+    let all = stdout(&adora(&args));
+    assert!(all.contains("engine pullback: agrees (exactly)"), "{all}");
+
+    let o = adora(&[
+        "grad",
+        "specs/programs/basics/broadcast.adl",
+        "--engine",
+        "pullback",
+        "--input",
+        "x=[1,2,3]",
+        "--input",
+        "s=2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("broadcast.adl:9:10") && err.contains("error[unsupported]"),
+        "{err}"
+    );
+    let mut args = vec!["grad", f, "--engine", "pullback", "--numeric", "f64"];
+    args.extend(ins);
+    let o = adora(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("numeric mode"), "{}", stderr(&o));
+}

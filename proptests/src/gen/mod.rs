@@ -32,6 +32,7 @@ pub mod index;
 pub mod lit;
 pub mod mk;
 pub mod program;
+pub mod pullback;
 pub mod qc;
 pub mod scalar;
 pub mod scale;

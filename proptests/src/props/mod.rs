@@ -28,6 +28,7 @@ pub mod linear;
 pub mod linear_claims;
 pub mod linear_rings;
 pub mod linear_unzip;
+pub mod pullback;
 pub mod sem_arrays;
 pub mod semantics;
 pub mod soac;

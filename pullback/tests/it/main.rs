@@ -5,6 +5,7 @@ mod anf;
 mod golden_reduce;
 mod goldens;
 mod lin;
+mod model;
 mod parse;
 mod reduce_examples;
 mod reduce_rules;

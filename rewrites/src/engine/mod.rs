@@ -199,6 +199,7 @@ pub fn registry() -> Vec<Box<dyn Engine>> {
         Box::new(crate::linear::Linear),
         Box::new(crate::soac::Soac::default()),
         Box::new(crate::tssa::Tssa),
+        Box::new(crate::pullback::Pullback),
     ]
 }
 
