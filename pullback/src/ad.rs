@@ -94,11 +94,36 @@ pub fn jvp(
 /// The primal value of `f s`, flattened, and as a term.
 fn primal(f: &Term, s: &Term, r: &Reducer) -> Result<(Vec<Rat>, Term), Diagnostic> {
     let v = r.run(&Term::app(f.clone(), s.clone()))?.value;
+    // `zero` (the empty sum) is the zero of its type: read it at the result type.
+    let v = match crate::types::infer(f, &[]) {
+        Ok(Ty::Fun(_, out)) => with_zeros(&v, &out),
+        _ => v,
+    };
     let mut out = Vec::new();
     if !numerals(&v, &mut out) {
         return Err(not_first_order(&v));
     }
     Ok((out, v))
+}
+
+/// `v` with each `zero` at a first-order type `t` replaced by the numeral tree of `t`.
+fn with_zeros(v: &Term, t: &Ty) -> Term {
+    match (&v.kind, t) {
+        (TermKind::Zero, _) => zero_of(t).unwrap_or_else(|| v.clone()),
+        (TermKind::Pair(a, b), Ty::Pair(ta, tb)) => {
+            Term::pair(with_zeros(a, ta), with_zeros(b, tb))
+        }
+        _ => v.clone(),
+    }
+}
+
+/// The numeral tree `0` of a first-order type (`None` for a function type).
+fn zero_of(t: &Ty) -> Option<Term> {
+    match t {
+        Ty::Real => Some(Term::num(Rat::zero())),
+        Ty::Pair(a, b) => Some(Term::pair(zero_of(a)?, zero_of(b)?)),
+        _ => None,
+    }
 }
 
 /// Reads the numbers of `t` following the shape of the value `like` (`zero` is all zeros).

@@ -62,3 +62,22 @@ fn jacobian_of_a_jacobian_with_the_variable_in_both_arguments() {
     let r = ad::grad(&f, &Ty::Real, &qs(&[2]), &Reducer::new()).unwrap();
     assert_eq!((r.value, r.derivative), (qs(&[8]), qs(&[8])));
 }
+
+/// `pullback/progress`, seed 11: a function whose value is the derivative of a constant,
+/// `\x. J(\y. 0, x) 2`, reduces to `zero` (the empty sum); the primal value was read as
+/// "not first-order numbers" instead of the zero of the result type `R`.
+#[test]
+fn a_zero_result_is_read_at_the_result_type() {
+    let f = parse::term("\\x: R. J(\\y. 0, x) 2").unwrap();
+    let r = ad::grad(
+        &f,
+        &Ty::Real,
+        &[Rat::new((-1).into(), 2.into())],
+        &Reducer::new(),
+    )
+    .unwrap();
+    assert_eq!((r.value, r.derivative), (qs(&[0]), qs(&[0])));
+    let f = parse::term("\\x: R. (J(\\y. 0, x) 2, x)").unwrap();
+    let r = ad::jvp(&f, &Ty::Real, &qs(&[3]), &qs(&[1]), &Reducer::new()).unwrap();
+    assert_eq!((r.value, r.derivative), (qs(&[0, 3]), qs(&[0, 1])));
+}
