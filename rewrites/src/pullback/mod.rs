@@ -142,14 +142,23 @@ fn vjp_exact(f: &Function, inputs: &[Value<Rat>], cotangent: &Value<Rat>) -> Res
     })
 }
 
+/// The primal under the evaluator's budgets (steps, memory, number sizes) first: the
+/// reducer has no budgets of its own beyond its step limit, so a program the evaluator
+/// stops (e.g. `pow(x, -100000)`) is reported with the evaluator's error and position
+/// instead of being reduced without bound.
+fn within_budgets(f: &Function, inputs: &[Value<Rat>], opts: &EvalOptions) -> Result<()> {
+    adora_semantics::eval::eval(f, inputs, opts).map(|_| ())
+}
+
 impl Derivatives<Rat> for Pullback {
     fn gradient(
         &self,
         f: &Function,
         inputs: &[Value<Rat>],
-        _: &EvalOptions,
+        opts: &EvalOptions,
     ) -> Result<Gradient<Rat>> {
         adora_semantics::reference::check_scalar_result(f)?;
+        within_budgets(f, inputs, opts)?;
         vjp_exact(f, inputs, &Value::real(num_traits::One::one()))
     }
     fn vjp(
@@ -157,8 +166,9 @@ impl Derivatives<Rat> for Pullback {
         f: &Function,
         inputs: &[Value<Rat>],
         cotangent: &Value<Rat>,
-        _: &EvalOptions,
+        opts: &EvalOptions,
     ) -> Result<Gradient<Rat>> {
+        within_budgets(f, inputs, opts)?;
         vjp_exact(f, inputs, cotangent)
     }
     fn jvp(
@@ -166,8 +176,9 @@ impl Derivatives<Rat> for Pullback {
         f: &Function,
         inputs: &[Value<Rat>],
         tangents: &[Option<Value<Rat>>],
-        _: &EvalOptions,
+        opts: &EvalOptions,
     ) -> Result<(Value<Rat>, Value<Rat>)> {
+        within_budgets(f, inputs, opts)?;
         let e = embed(f, inputs)?;
         let mut dt = Vec::new();
         for (x, t) in inputs.iter().zip(tangents) {
