@@ -64,6 +64,11 @@ pub fn read_source(file: &Path) -> Result<String, CliError> {
 /// warning[code]: ...`, never changing the exit code; docs/language.md, "Warnings") and
 /// kept in the result.
 pub fn load(file: &Path, entry: &str, sizing: Sizing) -> Result<Loaded, CliError> {
+    load_with(file, entry, sizing, true)
+}
+
+/// [`load`], printing the warnings only when `warn`.
+pub fn load_with(file: &Path, entry: &str, sizing: Sizing, warn: bool) -> Result<Loaded, CliError> {
     let src = read_source(file)?;
     let name = file.display().to_string();
     let loaded = match super::sizes::bind(&src, &name, entry, sizing)? {
@@ -72,7 +77,7 @@ pub fn load(file: &Path, entry: &str, sizing: Sizing) -> Result<Loaded, CliError
     };
     match loaded {
         Ok((func, warnings)) => {
-            for w in &warnings {
+            for w in warnings.iter().filter(|_| warn) {
                 eprint!("{}", w.render(&name, &src));
             }
             Ok(Loaded {
@@ -90,7 +95,12 @@ pub fn load(file: &Path, entry: &str, sizing: Sizing) -> Result<Loaded, CliError
 /// non-finite literal (`inf`, `nan`) anywhere in the elaborated entry point is an error at
 /// its position, evaluated or not (docs/language.md, "Non-finite literals").
 pub fn load_run(a: &RunArgs) -> Result<Loaded, CliError> {
-    let l = load(&a.file, &a.entry, Sizing::of_run(a))?;
+    load_run_with(a, true)
+}
+
+/// [`load_run`], printing the checker's warnings only when `warn`.
+pub fn load_run_with(a: &RunArgs, warn: bool) -> Result<Loaded, CliError> {
+    let l = load_with(&a.file, &a.entry, Sizing::of_run(a), warn)?;
     if a.numeric != super::Numeric::F64 {
         let first = adora_core::visit::subexprs(&l.func.body)
             .into_iter()

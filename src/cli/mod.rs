@@ -159,6 +159,23 @@ enum Command {
         /// The Python interpreter with the packages (`scripts/python-env.sh` creates it).
         #[arg(long, default_value = ".venv/bin/python", value_name = "PATH")]
         python: PathBuf,
+        /// Test N programs from the property generators instead of golden files.
+        #[arg(long, value_name = "N", conflicts_with = "files")]
+        random: Option<usize>,
+        /// The seed of `--random` (the same seed gives the same programs).
+        #[arg(long, default_value_t = 0, requires = "random")]
+        seed: u64,
+        /// Most shrinking rounds per disagreement of `--random` (0: no shrinking).
+        #[arg(long, default_value_t = 60, value_name = "N", requires = "random")]
+        shrink_rounds: usize,
+        /// Where `--random` saves shrunk disagreements.
+        #[arg(
+            long,
+            default_value = "difftest-failures",
+            value_name = "DIR",
+            requires = "random"
+        )]
+        save: PathBuf,
     },
 }
 
@@ -330,7 +347,21 @@ pub fn run(cli: Cli) -> u8 {
             against,
             files,
             python,
-        } => difftest::difftest(against, &files, &python),
+            random,
+            seed,
+            save,
+            shrink_rounds,
+        } => difftest::difftest(
+            against,
+            &files,
+            &python,
+            random.map(|count| difftest::RandomArgs {
+                count,
+                seed,
+                save,
+                shrink_rounds,
+            }),
+        ),
         Command::Export { run, to, output } => {
             export::export(&run, to, output.as_ref()).map(|()| OK)
         }

@@ -1,0 +1,201 @@
+//! Comparing the other system's floats with our numbers: exact rationals, certified
+//! enclosures or (where no enclosure can be had) our f64 answers, with the error in ULPs
+//! (docs/oracle.md, "Differential testing").
+
+use crate::cli::inputs::{self, render};
+use adora_rewrites::engine::{self, harness};
+use adora_semantics::eval::EvalOptions;
+use adora_semantics::scalar::Interval;
+use adora_semantics::value::Value;
+use adora_semantics::Rat;
+use num_traits::{Signed, ToPrimitive};
+use serde_json::Value as Json;
+
+/// The relative bound of an agreement: `|d - r| <= BOUND * max(1, |r|)`.
+pub const BOUND: f64 = 1e-9;
+
+/// The precision of the enclosures the float answers are compared against.
+pub const ENCLOSURE_BITS: usize = 128;
+
+/// Our numbers of each compared output: `(what, ours, theirs)`.
+pub type Ours<'t> = Vec<(String, Vec<Num>, &'t Json)>;
+
+/// Our value (the reference semantics) and, where the other side gave one, our gradient
+/// (the reference engine), against the other side's JSON.
+pub fn ours_all<'t, S: harness::Mode>(
+    l: &inputs::Loaded,
+    xs: &[Value<S>],
+    opts: &EvalOptions,
+    reference: &dyn engine::Engine,
+    theirs: &'t Json,
+    num: fn(&S) -> Num,
+) -> Result<Ours<'t>, String> {
+    let (v, _) = adora_semantics::eval::eval(&l.func, xs, opts).map_err(|d| render(l, &d).text)?;
+    let mut out = vec![("value".to_string(), nums(&v, num), &theirs["value"])];
+    if let Some(g) = theirs.get("gradient") {
+        let ours =
+            harness::gradient(reference, &l.func, xs, opts).map_err(|d| render(l, &d).text)?;
+        for (p, gi) in l.func.params.iter().zip(&ours.grads) {
+            if let Some(gi) = gi {
+                out.push((format!("gradient {}", p.name), nums(gi, num), &g[&p.name]));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One of our numbers.
+#[derive(Debug)]
+pub enum Num {
+    /// An exact real.
+    Exact(Rat),
+    /// An f64 real.
+    F64(f64),
+    /// A certified enclosure `[lo, hi]` of a real.
+    Ball(Rat, Rat),
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
+}
+
+impl Num {
+    /// An exact number.
+    pub fn exact(r: &Rat) -> Num {
+        Num::Exact(r.clone())
+    }
+    /// An enclosure.
+    pub fn ball(x: &Interval) -> Num {
+        Num::Ball(x.lo(), x.hi())
+    }
+    /// The number for a report.
+    pub fn show(&self) -> String {
+        match self {
+            Num::Exact(r) => format!("{r} (≈ {})", r.to_f64().unwrap_or(f64::NAN)),
+            Num::F64(x) => format!("{x:?}"),
+            Num::Ball(lo, hi) => format!(
+                "[{}, {}]",
+                lo.to_f64().unwrap_or(f64::NAN),
+                hi.to_f64().unwrap_or(f64::NAN)
+            ),
+            Num::Int(n) => n.to_string(),
+            Num::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+fn nums<S>(v: &Value<S>, num: fn(&S) -> Num) -> Vec<Num> {
+    match v {
+        Value::Real(t) => t.data.iter().map(num).collect(),
+        Value::Int(t) => t.data.iter().map(|n| Num::Int(*n)).collect(),
+        Value::Bool(t) => t.data.iter().map(|b| Num::Bool(*b)).collect(),
+        Value::Tuple(vs) => vs.iter().flat_map(|v| nums(v, num)).collect(),
+    }
+}
+
+/// The numbers of a nested JSON array, row-major.
+pub fn flatten(j: &Json) -> Vec<Json> {
+    match j {
+        Json::Array(xs) => xs.iter().flat_map(flatten).collect(),
+        other => vec![other.clone()],
+    }
+}
+
+fn their_f64(t: &Json) -> Option<f64> {
+    match t {
+        Json::Number(n) => n.as_f64(),
+        Json::String(s) => match s.as_str() {
+            "inf" => Some(f64::INFINITY),
+            "-inf" => Some(f64::NEG_INFINITY),
+            "nan" => Some(f64::NAN),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `t` agrees with `o`: `Some(error in ULPs)` (0 for non-exact numbers) or `None`.
+pub fn agree(o: &Num, t: &Json) -> Option<f64> {
+    match o {
+        Num::Int(n) => (t.as_i64() == Some(*n)).then_some(0.0),
+        Num::Bool(b) => (t.as_bool() == Some(*b)).then_some(0.0),
+        Num::F64(x) => {
+            let d = their_f64(t)?;
+            let ok = (x.is_nan() && d.is_nan())
+                || (x.is_infinite() && d == *x)
+                || (x.is_finite() && d.is_finite() && (d - x).abs() <= BOUND * x.abs().max(1.0));
+            ok.then_some(0.0)
+        }
+        Num::Ball(lo, hi) => {
+            let d = their_f64(t)?;
+            let dr = Rat::from_float(d)?;
+            let dist = if dr < *lo {
+                lo - &dr
+            } else if dr > *hi {
+                &dr - hi
+            } else {
+                Rat::from_integer(0.into())
+            };
+            let mid = (lo + hi) / Rat::from_integer(2.into());
+            within(&dist, &mid)
+        }
+        Num::Exact(r) => {
+            let d = their_f64(t)?;
+            let dr = Rat::from_float(d)?;
+            within(&(&dr - r).abs(), r)
+        }
+    }
+}
+
+/// An error `err >= 0` against the real `r`: `None` past `BOUND * max(1, |r|)`, else the
+/// error in ULPs of the double nearest `r`.
+fn within(err: &Rat, r: &Rat) -> Option<f64> {
+    let scale = r.abs().to_f64().unwrap_or(f64::INFINITY).max(1.0);
+    let err_f = err.to_f64().unwrap_or(f64::INFINITY);
+    if err_f > BOUND * scale {
+        return None;
+    }
+    Some(err_f / ulp(r.to_f64().unwrap_or(0.0)))
+}
+
+/// The gap between `x` and the next double away from zero (the smallest subnormal at 0).
+fn ulp(x: f64) -> f64 {
+    let a = x.abs();
+    if a == 0.0 || !a.is_finite() {
+        return f64::from_bits(1);
+    }
+    f64::from_bits(a.to_bits() + 1) - a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rat(x: f64) -> Rat {
+        Rat::from_float(x).unwrap()
+    }
+
+    #[test]
+    fn a_float_inside_the_enclosure_is_zero_ulps_off() {
+        let b = Num::Ball(rat(1.0), rat(2.0));
+        assert_eq!(agree(&b, &serde_json::json!(1.5)), Some(0.0));
+        assert_eq!(agree(&b, &serde_json::json!(2.0)), Some(0.0));
+    }
+
+    #[test]
+    fn a_float_outside_the_enclosure_is_counted_in_ulps_of_the_midpoint() {
+        let x = 1.5f64;
+        let b = Num::Ball(rat(x), rat(x));
+        let two_up = f64::from_bits(x.to_bits() + 2);
+        assert_eq!(agree(&b, &serde_json::json!(two_up)), Some(2.0));
+        let two_down = f64::from_bits(x.to_bits() - 2);
+        assert_eq!(agree(&b, &serde_json::json!(two_down)), Some(2.0));
+    }
+
+    #[test]
+    fn a_float_past_the_bound_disagrees_with_the_enclosure() {
+        let b = Num::Ball(rat(1.0), rat(1.0 + 1e-12));
+        assert_eq!(agree(&b, &serde_json::json!(1.0 + 1e-6)), None);
+        assert_eq!(agree(&b, &serde_json::json!("nan")), None);
+    }
+}
