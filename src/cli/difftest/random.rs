@@ -21,6 +21,7 @@ use adora_proptests::gen::coverage::constructs;
 use adora_proptests::gen::shrink::candidates;
 use adora_proptests::gen::{generate, source, Case, Fragment, GenSpec, RetKind};
 use adora_proptests::values::literal;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Programs per Python process.
@@ -76,6 +77,7 @@ pub fn run(target: Target, python: &Path, dir: &Path, args: &RandomArgs) -> bool
     let mut by_fragment = Table::default();
     let mut by_construct = Table::default();
     let mut found: Vec<String> = Vec::new();
+    let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
     let mut start = 0;
     while start < args.count {
         let end = (start + CHUNK).min(args.count);
@@ -88,6 +90,9 @@ pub fn run(target: Target, python: &Path, dir: &Path, args: &RandomArgs) -> bool
             by_fragment.add(case.fragment.name(), &outcome);
             for c in constructs(&case.program) {
                 by_construct.add(&c, &outcome);
+            }
+            if let Outcome::Refused(why) = &outcome {
+                *refusals.entry(reason(why)).or_default() += 1;
             }
             if let Some(kind) = outcome.kind() {
                 found.push(report(target, python, dir, args, k, case, &outcome, &kind));
@@ -109,10 +114,24 @@ pub fn run(target: Target, python: &Path, dir: &Path, args: &RandomArgs) -> bool
     by_fragment.print("fragment", true);
     println!();
     by_construct.print("construct", false);
+    if !refusals.is_empty() {
+        println!("\nrefused, by reason:");
+        for (why, n) in &refusals {
+            println!("{n:>6}  {why}");
+        }
+    }
     for f in &found {
         println!("\n{f}");
     }
     by_fragment.disagreements() > 0
+}
+
+/// A refusal's message without its file and position (`case3.adl:2:5: error[…]: …`).
+fn reason(why: &str) -> String {
+    match why.find("error[") {
+        Some(i) => why[i..].to_string(),
+        None => why.to_string(),
+    }
 }
 
 /// The outcomes of `cases`, run in one Python process (refused or skipped cases are
