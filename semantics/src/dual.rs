@@ -22,7 +22,9 @@
 //! IEEE division by zero); `abs'(x) = -1` below zero, `0` at zero, `1` above (in f64 mode
 //! the tangent at zero is `0 · x'`, formed); comparisons (hence `min`, `max`, `select`)
 //! look at values only and the evaluator returns the selected operand whole, so
-//! derivatives follow the selected branch; `pow(x, k)`: `k · x^(k-1) · x'`; `exp' = exp`,
+//! derivatives follow the selected branch (under the `jax` and `pytorch` conventions a
+//! tie averages the tied operands' tangents, [`Scalar::tie_mean`], and under `jax`
+//! `abs'(0) = 1`: `crate::conventions`); `pow(x, k)`: `k · x^(k-1) · x'`; `exp' = exp`,
 //! `log'(x) = 1/x`, `sin' = cos`, `cos' = -sin`, `tanh' = 1 - tanh²`,
 //! `sqrt'(x) = 1/(2 sqrt x)`, where the reciprocals divide by zero as `F` does (IEEE for
 //! `f64`: `log'(0) = sqrt'(0) = +inf`); these are only reachable when `F` evaluates
@@ -302,6 +304,15 @@ impl<F: Scalar> Scalar for Dual<F> {
         I: IntoIterator<Item = &'x Self>,
     {
         sum::sum_left(items, max_bits)
+    }
+    fn tie_mean(items: &[&Self]) -> Self {
+        let k = F::from_i64(items.len() as i64);
+        let share = F::one().checked_div(&k).unwrap_or_else(F::one);
+        let tangent = items
+            .iter()
+            .flat_map(|d| d.tangent.iter().map(|(id, t)| (*id, t.mul(&share))))
+            .collect();
+        Dual::new(items[0].value.clone(), tangent)
     }
     fn pow_rule(&self, k: i64, repeated: Self) -> Self {
         if !F::keeps_explicit_zeros() {

@@ -136,6 +136,9 @@ pub struct EvalOptions {
     /// Largest numerator or denominator, in bits, an exact rational may reach before a
     /// `ErrorKind::Resource` error.
     pub max_rational_bits: u64,
+    /// The derivative conventions at ties and kinks (docs/conventions.md); values are the
+    /// same under every profile.
+    pub conventions: crate::conventions::Conventions,
 }
 
 impl Default for EvalOptions {
@@ -145,6 +148,7 @@ impl Default for EvalOptions {
             max_steps: DEFAULT_MAX_STEPS,
             max_memory: DEFAULT_MAX_MEMORY,
             max_rational_bits: 1 << 16,
+            conventions: crate::conventions::Conventions::Futhark,
         }
     }
 }

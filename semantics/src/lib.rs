@@ -8,6 +8,8 @@
 //! * [`scalar`]: the `Scalar` trait, implemented for `Rat` (= `BigRational`) and `f64`;
 //! * [`dual`]: `Dual<F>`, value plus sparse tangent map, itself a `Scalar`;
 //! * [`eval`]: `eval`, `EvalOptions`, `EvalStats`;
+//! * [`conventions`]: the derivative conventions at ties and kinks (`futhark`, `jax`,
+//!   `pytorch`) the reference derivative applies;
 //! * [`reference`](mod@reference): `gradient`, `jvp`, `vjp` by forward mode over dual numbers;
 //! * [`io`]: values from literal expressions and JSON, values to text and JSON;
 //! * [`tl`]: the evaluator of seed 001's tensor language (terms, Tensor-SSA, a JVP over
@@ -21,6 +23,7 @@
 
 #![warn(missing_docs)]
 
+pub mod conventions;
 pub mod dual;
 pub mod eval;
 pub mod io;

@@ -175,6 +175,13 @@ pub trait Scalar: Clone + std::fmt::Debug + PartialEq + Send + Sync + 'static {
         let _ = k;
         repeated
     }
+    /// Values tied at one primal value combined by a convention that splits ties
+    /// (docs/conventions.md, `crate::conventions`): the primal of `items[0]` and, for dual
+    /// numbers, the mean of the tangents. Scalars without tangents return `items[0]`;
+    /// `items` is never empty.
+    fn tie_mean(items: &[&Self]) -> Self {
+        items[0].clone()
+    }
     /// `*self += o`; instances may override it to reuse `self`'s storage.
     fn add_assign(&mut self, o: &Self) {
         *self = self.add(o);

@@ -19,6 +19,7 @@ mod sizes;
 mod tangents;
 
 use adora_rewrites::engine::{Checkpoint, EngineOptions};
+use adora_semantics::conventions::Conventions;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -165,6 +166,10 @@ enum Command {
         /// The seed of `--random` (the same seed gives the same programs).
         #[arg(long, default_value_t = 0, requires = "random")]
         seed: u64,
+        /// Our derivative conventions (docs/conventions.md); default: those of the system
+        /// tested against (`jax` or `pytorch`), so that only real differences disagree.
+        #[arg(long, value_enum, value_name = "PROFILE")]
+        conventions: Option<ConventionsArg>,
         /// Most shrinking rounds per disagreement of `--random` (0: no shrinking).
         #[arg(long, default_value_t = 60, value_name = "N", requires = "random")]
         shrink_rounds: usize,
@@ -190,6 +195,27 @@ pub enum Numeric {
     /// outward rounding that provably contain the exact value; all operations
     /// (docs/oracle.md, "Certified enclosures").
     Ball,
+}
+
+/// `--conventions`: a profile of derivative conventions (docs/conventions.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConventionsArg {
+    /// Futhark's, ours: a tie follows the first operand, `abs'(0) = 0`.
+    Futhark,
+    /// JAX's: ties split evenly, `abs'(0) = 1`.
+    Jax,
+    /// PyTorch's: ties split evenly, `abs'(0) = 0`.
+    Pytorch,
+}
+
+impl From<ConventionsArg> for Conventions {
+    fn from(c: ConventionsArg) -> Conventions {
+        match c {
+            ConventionsArg::Futhark => Conventions::Futhark,
+            ConventionsArg::Jax => Conventions::Jax,
+            ConventionsArg::Pytorch => Conventions::Pytorch,
+        }
+    }
 }
 
 /// How `--inputs` reads JSON numbers given for reals (docs/language.md, "Inputs").
@@ -275,6 +301,10 @@ pub struct RunArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// The derivative conventions at ties and kinks (docs/conventions.md): `futhark`
+    /// (ours), `jax` or `pytorch`; other than `futhark`, the reference engine only.
+    #[arg(long, value_enum, default_value = "futhark")]
+    pub conventions: ConventionsArg,
 }
 
 impl RunArgs {
@@ -351,10 +381,12 @@ pub fn run(cli: Cli) -> u8 {
             seed,
             save,
             shrink_rounds,
+            conventions,
         } => difftest::difftest(
             against,
             &files,
             &python,
+            conventions.map(Conventions::from),
             random.map(|count| difftest::RandomArgs {
                 count,
                 seed,

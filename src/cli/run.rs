@@ -9,7 +9,7 @@ use super::diff::print_gradient;
 use super::error::CliError;
 use super::inputs::{self, literal, render};
 use super::schema::{with_warnings, Question};
-use super::{Format, JsonNumbersArg, Numeric, RunArgs, OK};
+use super::{ConventionsArg, Format, JsonNumbersArg, Numeric, RunArgs, OK};
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::program::Seed;
 use adora_semantics::io::{to_json, to_text};
@@ -103,6 +103,7 @@ impl RunCmd {
             max_steps: self.max_steps,
             max_memory: self.max_memory,
             format: self.format,
+            conventions: ConventionsArg::Futhark,
         }
     }
 }

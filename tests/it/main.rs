@@ -11,6 +11,7 @@ mod cli_exit_codes;
 mod cli_json;
 mod cli_literal_typing;
 mod cli_run;
+mod conventions;
 mod export_oracle;
 mod float_inputs;
 mod fuzz_smoke;

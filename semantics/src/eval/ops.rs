@@ -12,6 +12,7 @@ use crate::scalar::{Scalar, Transcendental};
 use adora_core::ast::{BinOp, Expr, Prim, UnOp};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_core::types::Base;
+use std::cmp::Ordering;
 
 fn is_comparison(op: BinOp) -> bool {
     matches!(
@@ -135,8 +136,13 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
     ) -> Result<RV<S>> {
         match (a, b) {
             (RV::R(x), RV::R(y)) if same_shape(x.shape(), y.shape()) => {
+                let split = self.opts.conventions.splits_ties();
                 Ok(RV::R(x.zip(y, |p, q| {
-                    Ok::<_, Diagnostic>(pick(is_max, p, q).clone())
+                    Ok::<_, Diagnostic>(if split && p.compare(q) == Some(Ordering::Equal) {
+                        S::tie_mean(&[p, q])
+                    } else {
+                        pick(is_max, p, q).clone()
+                    })
                 })?))
             }
             (RV::Z(x), RV::Z(y)) if same_shape(x.shape(), y.shape()) => {
@@ -153,6 +159,52 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
                     b.ty()
                 ),
             )),
+        }
+    }
+
+    /// `reduce(max)` / `reduce(min)` of `items` (the neutral element first, then the
+    /// elements) under a convention that splits ties (`reduce-ties`, crate::conventions):
+    /// per position the extreme value, its derivative split evenly among every tied item.
+    pub(super) fn min_max_even(
+        &mut self,
+        is_max: bool,
+        items: &[RV<S>],
+        span: Span,
+    ) -> Result<RV<S>> {
+        let reals: Option<Vec<&Arr<S>>> = items
+            .iter()
+            .map(|v| match v {
+                RV::R(x) => Some(x),
+                _ => None,
+            })
+            .collect();
+        match reals {
+            Some(xs) if xs.iter().all(|x| same_shape(x.shape(), xs[0].shape())) => {
+                let data = (0..xs[0].data().len())
+                    .map(|j| {
+                        let col: Vec<&S> = xs.iter().map(|x| &x.data()[j]).collect();
+                        let best = col[1..].iter().fold(col[0], |b, c| pick(is_max, b, c));
+                        let tied: Vec<&S> = col
+                            .iter()
+                            .copied()
+                            .filter(|c| c.compare(best) == Some(Ordering::Equal))
+                            .collect();
+                        if tied.is_empty() {
+                            best.clone()
+                        } else {
+                            S::tie_mean(&tied)
+                        }
+                    })
+                    .collect();
+                Ok(RV::R(Arr::from_vec(xs[0].shape().to_vec(), data)))
+            }
+            _ => {
+                let mut r = items[0].clone();
+                for x in &items[1..] {
+                    r = self.min_max(is_max, &r, x, span)?;
+                }
+                Ok(r)
+            }
         }
     }
 
@@ -237,7 +289,19 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         }
         match p {
             Prim::Abs => match &vs[0] {
-                RV::R(a) => Ok(RV::R(a.map(|x| Ok::<_, Diagnostic>(x.abs()))?)),
+                RV::R(a) => {
+                    // `abs-at-0` under `jax` (crate::conventions): `abs'(0) = 1`, i.e. `x` itself.
+                    let slope_one = self.opts.conventions.abs_slope_one_at_zero();
+                    Ok(RV::R(a.map(|x| {
+                        Ok::<_, Diagnostic>(
+                            if slope_one && x.compare(&S::zero()) == Some(Ordering::Equal) {
+                                x.clone()
+                            } else {
+                                x.abs()
+                            },
+                        )
+                    })?))
+                }
                 RV::Z(a) => Ok(RV::Z(
                     a.map(|x| x.checked_abs().ok_or_else(|| overflow(span)))?,
                 )),

@@ -187,6 +187,27 @@ impl<'a, S: Scalar> Machine<'a, '_, S> {
         });
         let mut st = Stacker::with_capacity(if scan { n } else { 0 });
         let result = match op {
+            // `reduce-ties` and `scan-ties` under a splitting convention (crate::conventions):
+            // the even split over the neutral element and the elements; the fold from `ne`.
+            Op::Min | Op::Max if self.opts.conventions.splits_ties() => {
+                let is_max = matches!(op, Op::Max);
+                if scan {
+                    let mut acc = nev.clone();
+                    for i in 0..n {
+                        self.emit(Event::Iter);
+                        acc = self.min_max(is_max, &acc, &xsv.prefix(&[i]), span)?;
+                        st.push(&acc);
+                    }
+                    acc
+                } else {
+                    let mut items = vec![nev.clone()];
+                    for i in 0..n {
+                        self.emit(Event::Iter);
+                        items.push(xsv.prefix(&[i]));
+                    }
+                    self.min_max_even(is_max, &items, span)?
+                }
+            }
             Op::Min | Op::Max => {
                 let is_max = matches!(op, Op::Max);
                 let mut r: Option<RV<S>> = None;

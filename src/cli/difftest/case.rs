@@ -5,10 +5,11 @@
 use super::compare::{agree, ours_all, Num, ENCLOSURE_BITS};
 use crate::cli::export::module;
 use crate::cli::inputs::{self, Loaded};
-use crate::cli::{Format, JsonNumbersArg, Numeric, RunArgs};
+use crate::cli::{ConventionsArg, Format, JsonNumbersArg, Numeric, RunArgs};
 use crate::export::Target;
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine;
+use adora_semantics::conventions::Conventions;
 use adora_semantics::eval::EvalOptions;
 use adora_semantics::scalar::interval::PrecisionScope;
 use adora_semantics::scalar::Interval;
@@ -107,6 +108,7 @@ fn try_prepare(file: &Path, target: Target) -> Result<Prep, String> {
         max_steps: EvalOptions::default().max_steps,
         max_memory: EvalOptions::default().max_memory,
         format: Format::Text,
+        conventions: ConventionsArg::Futhark,
     };
     // The checker's warnings concern the program, not the comparison: not printed.
     let loaded = inputs::load_run_with(&args, false).map_err(|e| e.text)?;
@@ -126,14 +128,23 @@ fn try_prepare(file: &Path, target: Target) -> Result<Prep, String> {
     })))
 }
 
-/// Compares the other side's answer (its printed JSON, or why it failed) with ours.
-pub fn judge(p: &Prepared, theirs: Result<Json, String>, target: Target) -> Outcome {
+/// Compares the other side's answer (its printed JSON, or why it failed) with ours, our
+/// derivatives under `conventions`.
+pub fn judge(
+    p: &Prepared,
+    theirs: Result<Json, String>,
+    target: Target,
+    conventions: Conventions,
+) -> Outcome {
     let theirs = match theirs {
         Ok(t) => t,
         Err(e) => return Outcome::Disagree(format!("{} failed: {e}", target.name())),
     };
     let (l, a) = (&p.loaded, &p.args);
-    let opts = EvalOptions::default();
+    let opts = EvalOptions {
+        conventions,
+        ..EvalOptions::default()
+    };
     let reference = engine::reference();
     let ours = match a.numeric {
         Numeric::Exact => inputs::inputs::<Rat>(l, a)

@@ -33,6 +33,7 @@ use super::inputs;
 use super::{FAILED, OK};
 use crate::export::Target;
 use adora_core::diag::ErrorKind;
+use adora_semantics::conventions::Conventions;
 use case::{judge, prepare, Outcome, Prep};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -40,11 +41,26 @@ use std::process::Command;
 
 pub use random::RandomArgs;
 
-/// `adora difftest`: `random` replaces the files by generated programs.
+/// What every program of one run is run and judged with.
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    /// The system tested against.
+    pub target: Target,
+    /// Its Python interpreter.
+    pub python: &'a Path,
+    /// The scratch directory of the modules.
+    pub dir: &'a Path,
+    /// Our derivative conventions.
+    pub conventions: Conventions,
+}
+
+/// `adora difftest`: `random` replaces the files by generated programs; our derivatives
+/// follow `conventions` (default: the profile of the system tested against).
 pub fn difftest(
     against: TargetArg,
     files: &[PathBuf],
     python: &Path,
+    conventions: Option<Conventions>,
     random: Option<RandomArgs>,
 ) -> Result<u8, CliError> {
     let target: Target = against.into();
@@ -66,9 +82,22 @@ pub fn difftest(
     let dir = std::env::temp_dir().join(format!("adora-difftest-{}", std::process::id()));
     std::fs::create_dir_all(&dir)
         .map_err(|e| inputs::plain_error(ErrorKind::Input, format!("{}: {e}", dir.display())))?;
+    let side = Side {
+        target,
+        python,
+        dir: &dir,
+        conventions: conventions.unwrap_or(match target {
+            Target::Jax => Conventions::Jax,
+            Target::Pytorch => Conventions::Pytorch,
+        }),
+    };
+    println!(
+        "our derivatives under the `{}` conventions (docs/conventions.md)",
+        side.conventions
+    );
     let failed = match random {
-        Some(r) => random::run(target, python, &dir, &r),
-        None => goldens(target, files, python, &dir),
+        Some(r) => random::run(side, &r),
+        None => goldens(side, files),
     };
     let _ = std::fs::remove_dir_all(&dir);
     Ok(if failed { FAILED } else { OK })
@@ -76,7 +105,8 @@ pub fn difftest(
 
 /// The golden programs `files` (default: every program under `specs/programs`), one
 /// line each and a table per directory; whether one disagreed.
-fn goldens(target: Target, files: &[PathBuf], python: &Path, dir: &Path) -> bool {
+fn goldens(side: Side, files: &[PathBuf]) -> bool {
+    let target = side.target;
     let files: Vec<PathBuf> = if files.is_empty() {
         adora_specs::discover(Path::new("specs/programs"))
     } else {
@@ -86,7 +116,7 @@ fn goldens(target: Target, files: &[PathBuf], python: &Path, dir: &Path) -> bool
         .iter()
         .map(|f| (f.clone(), prepare(f, target)))
         .collect();
-    let outcomes = run_all(target, python, dir, preps.iter().map(|(_, p)| p));
+    let outcomes = run_all(side, preps.iter().map(|(_, p)| p));
     let mut table = Table::default();
     for ((f, _), outcome) in preps.iter().zip(outcomes) {
         let Some(outcome) = outcome else { continue };
@@ -109,12 +139,7 @@ fn goldens(target: Target, files: &[PathBuf], python: &Path, dir: &Path) -> bool
 
 /// Runs the ready programs of `preps` in one Python process and judges every program:
 /// `None` for a skipped one.
-fn run_all<'p>(
-    target: Target,
-    python: &Path,
-    dir: &Path,
-    preps: impl Iterator<Item = &'p Prep> + Clone,
-) -> Vec<Option<Outcome>> {
+fn run_all<'p>(side: Side, preps: impl Iterator<Item = &'p Prep> + Clone) -> Vec<Option<Outcome>> {
     let texts: Vec<&str> = preps
         .clone()
         .filter_map(|p| match p {
@@ -122,7 +147,7 @@ fn run_all<'p>(
             _ => None,
         })
         .collect();
-    let mut answers = batch::run(python, dir, &texts).into_iter();
+    let mut answers = batch::run(side.python, side.dir, &texts).into_iter();
     preps
         .map(|p| match p {
             Prep::Skip => None,
@@ -131,7 +156,7 @@ fn run_all<'p>(
                 let theirs = answers
                     .next()
                     .unwrap_or_else(|| Err("no answer".to_string()));
-                Some(judge(r, theirs, target))
+                Some(judge(r, theirs, side.target, side.conventions))
             }
         })
         .collect()

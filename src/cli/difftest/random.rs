@@ -15,14 +15,13 @@
 //! both sides.
 
 use super::case::{prepare, Outcome, Prep};
-use super::{run_all, Table};
-use crate::export::Target;
+use super::{run_all, Side, Table};
 use adora_proptests::gen::coverage::constructs;
 use adora_proptests::gen::shrink::candidates;
 use adora_proptests::gen::{generate, source, Case, Fragment, GenSpec, RetKind};
 use adora_proptests::values::literal;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Programs per Python process.
 const CHUNK: usize = 200;
@@ -73,7 +72,8 @@ pub fn case_text(case: &Case) -> String {
 }
 
 /// Runs `args.count` random programs; whether one disagreed.
-pub fn run(target: Target, python: &Path, dir: &Path, args: &RandomArgs) -> bool {
+pub fn run(side: Side, args: &RandomArgs) -> bool {
+    let target = side.target;
     let mut by_fragment = Table::default();
     let mut by_construct = Table::default();
     let mut found: Vec<String> = Vec::new();
@@ -84,7 +84,7 @@ pub fn run(target: Target, python: &Path, dir: &Path, args: &RandomArgs) -> bool
         let cases: Vec<Case> = (start..end)
             .map(|k| generate(&spec(k), case_seed(args.seed, k as u64)))
             .collect();
-        let outcomes = evaluate(target, python, dir, &cases);
+        let outcomes = evaluate(side, &cases);
         for (i, (case, outcome)) in cases.iter().zip(outcomes).enumerate() {
             let k = start + i;
             by_fragment.add(case.fragment.name(), &outcome);
@@ -95,7 +95,7 @@ pub fn run(target: Target, python: &Path, dir: &Path, args: &RandomArgs) -> bool
                 *refusals.entry(reason(why)).or_default() += 1;
             }
             if let Some(kind) = outcome.kind() {
-                found.push(report(target, python, dir, args, k, case, &outcome, &kind));
+                found.push(report(side, args, k, case, &outcome, &kind));
             }
         }
         eprintln!(
@@ -136,41 +136,38 @@ fn reason(why: &str) -> String {
 
 /// The outcomes of `cases`, run in one Python process (refused or skipped cases are
 /// refusals).
-fn evaluate(target: Target, python: &Path, dir: &Path, cases: &[Case]) -> Vec<Outcome> {
+fn evaluate(side: Side, cases: &[Case]) -> Vec<Outcome> {
     let preps: Vec<Prep> = cases
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let f = dir.join(format!("case{i}.adl"));
+            let f = side.dir.join(format!("case{i}.adl"));
             match std::fs::write(&f, case_text(c)) {
-                Ok(()) => prepare(&f, target),
+                Ok(()) => prepare(&f, side.target),
                 Err(e) => Prep::Decided(Outcome::Disagree(format!("{}: {e}", f.display()))),
             }
         })
         .collect();
-    run_all(target, python, dir, preps.iter())
+    run_all(side, preps.iter())
         .into_iter()
         .map(|o| o.unwrap_or_else(|| Outcome::Refused("not a runnable case".to_string())))
         .collect()
 }
 
 /// Shrinks a disagreement of kind `kind`, saves it, and describes it.
-#[allow(clippy::too_many_arguments)]
 fn report(
-    target: Target,
-    python: &Path,
-    dir: &Path,
+    side: Side,
     args: &RandomArgs,
     k: usize,
     case: &Case,
     outcome: &Outcome,
     kind: &str,
 ) -> String {
-    let (small, why, rounds) = shrink(target, python, dir, case, outcome, kind, args.shrink_rounds);
+    let (small, why, rounds) = shrink(side, case, outcome, kind, args.shrink_rounds);
     let text = case_text(&small);
     let file = args
         .save
-        .join(format!("{}-s{}-{k}.adl", target.name(), args.seed));
+        .join(format!("{}-s{}-{k}.adl", side.target.name(), args.seed));
     let saved = std::fs::create_dir_all(&args.save)
         .and_then(|()| std::fs::write(&file, &text))
         .map(|()| format!("saved as {}", file.display()))
@@ -191,16 +188,14 @@ fn report(
             .collect::<Vec<_>>()
             .join("\n"),
         f = file.display(),
-        t = target.name(),
+        t = side.target.name(),
     )
 }
 
 /// The smallest case reached by shrinking `case` while the output `kind` disagrees: the
 /// case, its outcome, and the rounds taken.
 fn shrink(
-    target: Target,
-    python: &Path,
-    dir: &Path,
+    side: Side,
     case: &Case,
     outcome: &Outcome,
     kind: &str,
@@ -213,7 +208,7 @@ fn shrink(
         if cands.is_empty() {
             return (best.0, best.1, round);
         }
-        let outs = evaluate(target, python, dir, &cands);
+        let outs = evaluate(side, &cands);
         match cands
             .into_iter()
             .zip(outs)
@@ -244,7 +239,7 @@ mod tests {
     fn a_case_text_is_a_golden_file_with_its_inputs() {
         let c = generate(&spec(1), case_seed(3, 1));
         let text = case_text(&c);
-        let parsed = adora_specs::parse_case(Path::new("c.adl"), &text).unwrap();
+        let parsed = adora_specs::parse_case(std::path::Path::new("c.adl"), &text).unwrap();
         assert_eq!(parsed.inputs.len(), c.inputs.len());
         assert!(parsed.error.is_none());
     }
