@@ -24,6 +24,7 @@
 //! | [`run`] | one runner per pass, limits, stop reasons |
 //! | [`single`] | one rule for one step (the per-rule soundness properties) |
 //! | [`letlift`], [`pairelim`], [`genpush`] | the rule tables and the passes |
+//! | [`letlift_direct`] | let-lifting by a direct strategy (the default; no e-graph) |
 
 pub mod analysis;
 pub mod appliers;
@@ -31,6 +32,7 @@ pub mod extract;
 pub mod genpush;
 pub mod lang;
 pub mod letlift;
+pub mod letlift_direct;
 pub mod names;
 pub mod nf;
 pub mod pairelim;
