@@ -118,7 +118,7 @@ fn both_operands_and_a_nested_binding_are_counted_by_rule() {
 fn many_lets_under_two_binders() -> Term {
     let leaf = |m: usize| {
         let a = format!("a{m}");
-        let i = if m % 2 == 0 { "j" } else { "k" };
+        let i = if m.is_multiple_of(2) { "j" } else { "k" };
         let_(&a, mul(at(v("x"), i), at(v("x"), i)), v(&a))
     };
     let mut t = leaf(8);
