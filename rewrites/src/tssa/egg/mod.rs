@@ -9,7 +9,9 @@
 //! ([`run::Limits`]; the wall-clock limit is a safety net only), requires saturation
 //! (hitting a limit is a `Resource` error naming it), extracts by a total order that
 //! realises the cost `C` ([`extract`]), renames binders canonically ([`names`]) and
-//! checks the pass's normal form ([`nf`]).
+//! checks the pass's normal form ([`nf`]). Let-lifting runs the same rules by a direct
+//! strategy without an e-graph by default ([`letlift_direct`]; saturation stays an
+//! option of [`letlift::LetLiftOptions`]).
 //!
 //! | module | job |
 //! |---|---|
