@@ -4,8 +4,8 @@
 //! engine gets, generated from the registry), [`soac_rules`] (the reverse rules of engine `soac`), [`soac_maps`] and [`soac_costs`] (engine `soac`'s maps, accumulators and costs), [`soac_loops`] (its loop checkpointing policies), [`soac_framework`] (its framework rules), [`soac_while`] (while loops as bounded loops), [`tssa_tl`] (the tensor language's
 //! printer, parser, evaluator and cost model, seed 001), [`tssa_lower`] (engine `tssa`'s lowering, Tensor-SSA
 //! conversion and raising), [`tssa_deriv`] (its derivatives `D` and `R`),
-//! [`tssa_passes`] (its egg passes, with rule instances planted by [`tssa_plant`] and
-//! data paths fitted by [`tssa_iso`]); with
+//! [`tssa_passes`] (its egg passes, with rule instances planted by [`tssa_plant`],
+//! data paths fitted by [`tssa_iso`] and LL-NFs inlined by [`tssa_inline`]); with
 //! shared helpers in [`util`] and alpha-equivalence in [`alpha`].
 
 pub mod alpha;
@@ -40,6 +40,7 @@ pub mod soac_reverse;
 pub mod soac_rules;
 pub mod soac_while;
 pub mod tssa_deriv;
+pub mod tssa_inline;
 pub mod tssa_iso;
 pub mod tssa_lower;
 pub mod tssa_passes;

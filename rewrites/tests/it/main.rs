@@ -51,6 +51,7 @@ mod soac_reverse_plan;
 mod soac_rules;
 mod tssa_deriv;
 mod tssa_egg;
+mod tssa_letlift_direct;
 mod tssa_lower;
 mod tssa_regressions;
 mod tssa_ssa;

@@ -6,7 +6,7 @@ use adora_core::diag::ErrorKind;
 use adora_core::tl::{Aff, CmpOp, Index, Pred, Rat, Term, Ty};
 use adora_rewrites::tssa::egg::{
     genpush, is_gp_nf, is_ll_nf, is_pe_nf, letlift,
-    letlift::{letlift_report, LetLiftOptions},
+    letlift::{letlift_report, LetLiftOptions, Strategy},
     pairelim,
     run::Limits,
 };
@@ -221,13 +221,12 @@ fn an_alias_of_an_array_is_eta_expanded() {
 
 #[test]
 fn a_tiny_node_limit_is_a_resource_error_naming_it() {
-    let opts = LetLiftOptions {
-        limits: Limits {
+    let opts = LetLiftOptions::default()
+        .with_strategy(Strategy::Saturation)
+        .with_limits(Limits {
             node_limit: 5,
             ..Limits::default()
-        },
-        ..LetLiftOptions::default()
-    };
+        });
     let e = letlift_report(&f6(), &[], &opts, None).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Resource);
     assert!(e.message.contains("e-node limit"), "{}", e.message);
@@ -238,8 +237,10 @@ fn the_result_does_not_depend_on_the_rule_order() {
     let base = letlift(&f6()).unwrap();
     let n = 14;
     let rev: Vec<usize> = (0..n).rev().collect();
-    let opts = LetLiftOptions::default();
+    let opts = LetLiftOptions::default().with_strategy(Strategy::Saturation);
+    let sat = letlift_report(&f6(), &[], &opts, None).unwrap().0;
     let out = letlift_report(&f6(), &[], &opts, Some(&rev)).unwrap().0;
+    assert_eq!(out, sat);
     assert_eq!(out, base);
 }
 

@@ -20,33 +20,75 @@
 //! replaces 5.9 by the variant without the copy (`let x = e1 in [p] e2`), correct but not
 //! cost-neutral (property S001-X5.1d). The invariant-motion variants 5.6′/5.7′ are not
 //! rules of this system (they are not cost-neutral).
+//!
+//! [`letlift_report`] runs the rules by the direct strategy of [`super::letlift_direct`]
+//! by default ([`Strategy::Direct`]): saturation keeps every partial lifting of every
+//! `let`, and the e-graph grows combinatorially with the number of lets under nested
+//! `gen`/`sum` (docs/check.md, "At 4× size"). [`Strategy::Saturation`] runs this egg rule
+//! system; the per-rule properties ([`super::single`]) always use its rules, and
+//! `tssa/let-lift-direct-agrees-with-saturation` compares the two.
 
 use super::analysis::{TlAnalysis, TlGraph};
 use super::appliers::{pv, Ctx, LiftLet};
 use super::extract::Mode;
 use super::lang::Tl;
+use super::letlift_direct::letlift_direct;
 use super::nf::check_ll_nf;
 use super::run::{run_pass, Limits, PassReport};
 use adora_core::diag::Result;
 use adora_core::tl::{Term, Ty, Var};
 use egg::{rewrite as rw, Id, Rewrite, Subst};
 
-/// Options of let-lifting.
+/// How the rules of let-lifting are run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Strategy {
+    /// Bottom-up, one rule application per lifted binding, no e-graph
+    /// ([`super::letlift_direct`]); the limits are not used.
+    #[default]
+    Direct,
+    /// Equality saturation of the egg rule system, under the limits, in the rule order
+    /// given (if any).
+    Saturation,
+}
+
+/// Options of let-lifting (builder style: `LetLiftOptions::default().with_…`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LetLiftOptions {
     /// Copy the predicate onto the binding in rule 5.9 (the paper's rule; `false` only
     /// for the property that shows why).
     pub copy_predicate: bool,
-    /// The runner's limits.
+    /// The runner's limits (saturation only).
     pub limits: Limits,
+    /// Direct (the default) or saturation.
+    pub strategy: Strategy,
 }
 
 impl Default for LetLiftOptions {
+    /// The predicate copied, the default limits, the direct strategy.
     fn default() -> Self {
         LetLiftOptions {
             copy_predicate: true,
             limits: Limits::default(),
+            strategy: Strategy::Direct,
         }
+    }
+}
+
+impl LetLiftOptions {
+    /// With rule 5.9's predicate copy on or off.
+    pub fn with_copy_predicate(mut self, copy: bool) -> Self {
+        self.copy_predicate = copy;
+        self
+    }
+    /// With the runner's limits (used by [`Strategy::Saturation`]).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+    /// With the strategy.
+    pub fn with_strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
     }
 }
 
@@ -87,13 +129,18 @@ pub fn rules(ctx: &Ctx, copy_predicate: bool) -> Vec<Rewrite<Tl, TlAnalysis>> {
 }
 
 /// Let-lifting with options and the rule order given by `order` (a permutation of the
-/// rule table's indices; `None` for the table's order), with the run's report.
+/// rule table's indices; `None` for the table's order), with the run's report. The order
+/// and the limits matter to [`Strategy::Saturation`] only; the direct strategy fixes its
+/// own order (see [`super::letlift_direct`]).
 pub fn letlift_report(
     t: &Term,
     inputs: &[(Var, Ty)],
     opts: &LetLiftOptions,
     order: Option<&[usize]>,
 ) -> Result<(Term, PassReport)> {
+    if opts.strategy == Strategy::Direct {
+        return letlift_direct(t, inputs, opts.copy_predicate);
+    }
     run_pass(
         "let-lifting",
         t,

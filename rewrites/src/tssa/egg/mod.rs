@@ -9,7 +9,9 @@
 //! ([`run::Limits`]; the wall-clock limit is a safety net only), requires saturation
 //! (hitting a limit is a `Resource` error naming it), extracts by a total order that
 //! realises the cost `C` ([`extract`]), renames binders canonically ([`names`]) and
-//! checks the pass's normal form ([`nf`]).
+//! checks the pass's normal form ([`nf`]). Let-lifting runs the same rules by a direct
+//! strategy without an e-graph by default ([`letlift_direct`]; saturation stays an
+//! option of [`letlift::LetLiftOptions`]).
 //!
 //! | module | job |
 //! |---|---|
@@ -24,6 +26,7 @@
 //! | [`run`] | one runner per pass, limits, stop reasons |
 //! | [`single`] | one rule for one step (the per-rule soundness properties) |
 //! | [`letlift`], [`pairelim`], [`genpush`] | the rule tables and the passes |
+//! | [`letlift_direct`] | let-lifting by a direct strategy (the default; no e-graph) |
 
 pub mod analysis;
 pub mod appliers;
@@ -31,6 +34,7 @@ pub mod extract;
 pub mod genpush;
 pub mod lang;
 pub mod letlift;
+pub mod letlift_direct;
 pub mod names;
 pub mod nf;
 pub mod pairelim;
