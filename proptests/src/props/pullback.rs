@@ -73,7 +73,7 @@ fn show(v: &[Rat]) -> String {
 
 /// The reduction sequence of `t` by single steps: `(rule, term after)` per step.
 pub fn steps(t: &Term) -> Result<Vec<(Rule, Term)>, String> {
-    let r = Reducer::new().step_limit(STEP_LIMIT);
+    let r = Reducer::new().step_limit(STEP_LIMIT).size_limit(MAX_NODES);
     let mut fresh = Fresh::above(t);
     let mut cur = t.clone();
     let mut out = Vec::new();
@@ -138,7 +138,7 @@ fn grad_check(t: &Term) -> Result<(), String> {
     };
     let ty = types::infer(s, &[]).map_err(|d| d.message.clone())?;
     let point = obs(s)?;
-    let r = Reducer::new().step_limit(STEP_LIMIT);
+    let r = Reducer::new().step_limit(STEP_LIMIT).size_limit(MAX_NODES);
     let got =
         ad::grad(f, &ty, &point, &r).map_err(|d| format!("the reduction fails: {}", d.message))?;
     // The observation of a covector lists its row (on the basis) first, then its values on
