@@ -73,7 +73,7 @@ fn show(v: &[Rat]) -> String {
 
 /// The reduction sequence of `t` by single steps: `(rule, term after)` per step.
 pub fn steps(t: &Term) -> Result<Vec<(Rule, Term)>, String> {
-    let r = Reducer::new().step_limit(STEP_LIMIT);
+    let r = Reducer::new().step_limit(STEP_LIMIT).size_limit(MAX_NODES);
     let mut fresh = Fresh::above(t);
     let mut cur = t.clone();
     let mut out = Vec::new();
@@ -138,7 +138,7 @@ fn grad_check(t: &Term) -> Result<(), String> {
     };
     let ty = types::infer(s, &[]).map_err(|d| d.message.clone())?;
     let point = obs(s)?;
-    let r = Reducer::new().step_limit(STEP_LIMIT);
+    let r = Reducer::new().step_limit(STEP_LIMIT).size_limit(MAX_NODES);
     let got =
         ad::grad(f, &ty, &point, &r).map_err(|d| format!("the reduction fails: {}", d.message))?;
     // The observation of a covector lists its row (on the basis) first, then its values on
@@ -431,11 +431,11 @@ rule_props!(
 );
 
 /// The properties written but not registered in the catalogue, because a `S003-*` row of
-/// specs/theorems.md may be marked implemented only when all its properties pass:
-/// the first group fails on reducer bugs they found (δ of rule 3 on `zero`, the Jacobian of
-/// a `J` term with `x` in both arguments, and the single-step reduction's blow-up in term
-/// size: docs/engines/pullback.md, "Properties"); the second passes but shares its row
-/// with one of the first group (or has no row: `chain`, `covec` are our decisions).
+/// specs/theorems.md may be marked implemented only when all its properties pass at 1000
+/// cases. The stuck terms and the runaway single steps they found are fixed (rules 12b,
+/// 20p, 4 on `J(v1 + v2, w) q`, 17 through chains of Jacobians, the term-size limit); what
+/// is left is the cost of pullbacks nested inside the differentiated function: about 0.25%
+/// of the random terms exceed the step limit (docs/engines/pullback.md, "Properties").
 /// [`waiting`] returns them; registering one is removing its name here.
 pub const WAITING: &[&str] = &[
     "pullback/higher-order-grad-equals-reference",
@@ -448,7 +448,7 @@ pub const WAITING: &[&str] = &[
     "pullback/rule-16b-sound",
     "pullback/rule-19a-sound",
     "pullback/rule-19c-sound",
-    // passing, their row waits on one of the above
+    // passed in earlier runs; at 1000 cases (seed 5) they fail on the step limit too
     "pullback/rule-1-sound",
     "pullback/rule-2-sound",
     "pullback/rule-4-sound",
@@ -463,8 +463,7 @@ pub const WAITING: &[&str] = &[
     "pullback/rule-19b-sound",
     "pullback/rule-chain-sound",
     "pullback/rule-covec-sound",
-    // pass at 20 cases; at 200 cases a single reduction step does not return (the
-    // exponential substitution of the single-step blow-up), which no limit interrupts
+    // pass at 20 cases (seed 11); at 1000 cases (seed 5) they fail on the step limit too
     "pullback/unique-decomposition",
     "pullback/rule-7-sound",
     "pullback/rule-8-sound",

@@ -8,6 +8,7 @@
 //! | 3 | `f r` | `f̄(r)` | `r` numeric | paper (δ) |
 //! | 3 | `J(f, w) r` | `Lin_f(r)(w)` | `r` numeric | reconstructed (the Jacobian δ) |
 //! | 4 | `(v1 + … + vn) Q`, `0 Q` | `v1 Q + … + vn Q`, `0` | | reconstructed (linearity of the function position) |
+//! | 4 | `J(v1 + … + vn, w) Q` | `J(v1, w) Q + … + J(vn, w) Q` | | our decision (the derivative is linear in the function) |
 //! | 4 | `(v1 + … + vn).i`, `0.i` | `v1.i + … + vn.i`, `0` | | reconstructed |
 //! | 4 | `r1 + r2 + P`, `(a, b) + (c, d) + P` | `(r1+r2) + P`, `(a+c, b+d) + P` | numerals, pairs | reconstructed (numeric sums) |
 
@@ -48,6 +49,15 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
             TermKind::Sum(vs) => Some(Term::sum(
                 vs.into_iter().map(|v| Term::app(v, (*q).clone())),
             )),
+            // `J(v1 + … + vn, w) q ⟶ Σ J(vi, w) q`: the derivative is linear in the function.
+            TermKind::Jac(s, w) => match s.kind {
+                TermKind::Sum(vs) => {
+                    Some(Term::sum(vs.into_iter().map(|v| {
+                        Term::app(Term::jac(v, (*w).clone()), (*q).clone())
+                    })))
+                }
+                _ => None,
+            },
             _ => None,
         },
         (Rule::R4, TermKind::Proj(s, i)) => match s.kind {

@@ -20,7 +20,7 @@
 //! so every term is a value or exactly one `E[r]`.
 
 use super::subst::Env;
-use super::values::{is_value, normalize_linear, numeric_arg};
+use super::values::{is_value, is_zero_value, normalize_linear, numeric_arg};
 use super::{jacobian, Rule};
 use crate::anf;
 use crate::syntax::{Term, TermKind, Ty, Var};
@@ -244,6 +244,16 @@ pub fn decompose(t: &Term) -> Option<(Context, Term)> {
     }
 }
 
+/// Whether the Jacobian application `J(a, e) w` reduces: `a` is a symbol, an abstraction, a
+/// pullback, or a Jacobian of one of these (`J(J(\y. s, d), e) w`; rule 17).
+fn jacobian_head_unfolds(a: &Term) -> bool {
+    match &a.kind {
+        TermKind::Fn(_) | TermKind::Lam(..) | TermKind::Pb(..) => true,
+        TermKind::Jac(b, _) => jacobian_head_unfolds(b),
+        _ => false,
+    }
+}
+
 /// The rule that applies at the root of `t`, assuming its evaluated subterms are values.
 pub fn root_rule(t: &Term) -> Option<Rule> {
     use TermKind as K;
@@ -257,11 +267,10 @@ pub fn root_rule(t: &Term) -> Option<Rule> {
                 K::Fn(_) => Some(Rule::R3),
                 K::Lam(x, _, body) => jacobian::rule(x, body, w, a),
                 K::Pb(..) => Some(Rule::R17),
+                K::Sum(_) => Some(Rule::R4),
                 // Only an inner Jacobian whose premise can make progress (a free variable
-                // there is value 1 and stays stuck).
-                K::Jac(a, _) if matches!(a.kind, K::Fn(_) | K::Lam(..) | K::Pb(..)) => {
-                    Some(Rule::R17)
-                }
+                // there is value 1 and stays stuck), also through Jacobians of Jacobians.
+                K::Jac(a, _) if jacobian_head_unfolds(a) => Some(Rule::R17),
                 _ => None,
             },
             K::Pb(..) => Some(Rule::P),
@@ -281,9 +290,9 @@ pub fn root_rule(t: &Term) -> Option<Rule> {
             let nested = ts.iter().any(|s| matches!(s.kind, K::Sum(_) | K::Zero));
             (nums >= 2 || pairs >= 2 || nested).then_some(Rule::R4)
         }
-        K::Jac(s, d) => {
-            (matches!(d.kind, K::Zero) || matches!(s.kind, K::Zero)).then_some(Rule::R9p)
-        }
+        K::Jac(s, d) => (is_zero_value(d) && !matches!(d.kind, K::Num(_))
+            || matches!(s.kind, K::Zero))
+        .then_some(Rule::R9p),
         K::Dual(s, d) => match (&s.kind, &d.kind) {
             (_, K::Zero) => Some(Rule::R9p),
             (K::Lam(..), K::Lam(_, _, body)) => {

@@ -262,6 +262,7 @@ impl Outcome {
 #[derive(Clone, Debug)]
 pub struct Reducer {
     limit: u64,
+    size_limit: usize,
     trace: bool,
 }
 
@@ -274,6 +275,9 @@ impl Default for Reducer {
 /// The default step limit.
 pub const DEFAULT_STEP_LIMIT: u64 = 1_000_000;
 
+/// The default term-size limit (nodes of one contractum or one let-bound term).
+pub const DEFAULT_SIZE_LIMIT: usize = 10_000_000;
+
 /// The stack the reduction runs on (the reduction recurses into deep terms).
 const STACK_BYTES: usize = 1 << 30;
 
@@ -282,12 +286,20 @@ impl Reducer {
     pub fn new() -> Reducer {
         Reducer {
             limit: DEFAULT_STEP_LIMIT,
+            size_limit: DEFAULT_SIZE_LIMIT,
             trace: false,
         }
     }
     /// Stop with `ErrorKind::Resource` after `n` steps.
     pub fn step_limit(mut self, n: u64) -> Reducer {
         self.limit = n;
+        self
+    }
+    /// Stop with `ErrorKind::Resource` when a step builds a term of more than `n` nodes
+    /// (the contractum of a rule, or a term bound by a let spine): a reduction whose terms
+    /// blow up ends with an error instead of exhausting time or memory inside one step.
+    pub fn size_limit(mut self, n: usize) -> Reducer {
+        self.size_limit = n;
         self
     }
     /// Record every step in [`Outcome::trace`].
@@ -513,6 +525,7 @@ impl<'a> Machine<'a> {
             match body.kind {
                 TermKind::Let(y, s, rest) => {
                     let s2 = env.apply(&s, &mut self.fresh);
+                    self.check_size(&s2, Rule::R1)?;
                     if is_value(&s2) {
                         env.bind(y, s2);
                         body = *rest;
@@ -521,7 +534,11 @@ impl<'a> Machine<'a> {
                     stack.push(Frame::LetB(y, *rest, env));
                     return Ok(s2);
                 }
-                kind => return Ok(env.apply(&Term::new(kind), &mut self.fresh)),
+                kind => {
+                    let out = env.apply(&Term::new(kind), &mut self.fresh);
+                    self.check_size(&out, Rule::R1)?;
+                    return Ok(out);
+                }
             }
         }
     }
@@ -547,7 +564,7 @@ impl<'a> Machine<'a> {
             | Rule::R19c => premise::contract(self, rule, t)?,
             _ => jacobian::contract(self, rule, t)?,
         };
-        out.ok_or_else(|| {
+        let out = out.ok_or_else(|| {
             Diagnostic::new(
                 ErrorKind::Internal,
                 Span::DUMMY,
@@ -556,8 +573,54 @@ impl<'a> Machine<'a> {
                     rule.name()
                 ),
             )
-        })
+        })?;
+        // P moves the pending chain of pullbacks into its contractum without copying it;
+        // every other contractum was built (substituted, copied) by the step, so measuring
+        // it costs no more than the step did.
+        if rule != Rule::P {
+            self.check_size(&out, rule)?;
+        }
+        Ok(out)
     }
+
+    /// The term-size limit ([`Reducer::size_limit`]) on a term built by a step of `rule`.
+    fn check_size(&self, t: &Term, rule: Rule) -> Result<(), Diagnostic> {
+        if size_exceeds(t, self.cfg.size_limit) {
+            return Err(Diagnostic::new(
+                ErrorKind::Resource,
+                Span::DUMMY,
+                format!(
+                    "the pullback reduction exceeded its term-size limit of {} nodes (a step by rule {} built a larger term)",
+                    self.cfg.size_limit,
+                    rule.name()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `t` has more than `limit` nodes (stops counting past the limit).
+fn size_exceeds(t: &Term, limit: usize) -> bool {
+    fn go(t: &Term, left: &mut usize) -> bool {
+        if *left == 0 {
+            return true;
+        }
+        *left -= 1;
+        match &t.kind {
+            TermKind::Var(_) | TermKind::Num(_) | TermKind::Fn(_) | TermKind::Zero => false,
+            TermKind::Lam(_, _, b) | TermKind::Proj(b, _) => go(b, left),
+            TermKind::Let(_, a, b)
+            | TermKind::App(a, b)
+            | TermKind::Pair(a, b)
+            | TermKind::Jac(a, b)
+            | TermKind::Dual(a, b)
+            | TermKind::Pb(a, b) => go(a, left) || go(b, left),
+            TermKind::Sum(ts) => ts.iter().any(|s| go(s, left)),
+        }
+    }
+    let mut left = limit;
+    go(t, &mut left)
 }
 
 fn plug_all(stack: &[Frame], t: Term, fresh: &mut Fresh) -> Term {

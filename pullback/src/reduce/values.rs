@@ -77,6 +77,21 @@ pub fn is_value(t: &Term) -> bool {
     children && root_rule(t).is_none()
 }
 
+/// Whether the value `t` is a zero of its type: `zero`, the numeral `0`, a pair of zeros,
+/// a sum of zeros, or an abstraction whose body is a zero (the zero function). Rule 9′
+/// reads such a tangent or functional as `0`: `J(s, ·)`, `dual(s, ·)` and `pb(s, ·)` are
+/// linear in it (docs/engines/pullback-reduction.md, rule 9′).
+pub fn is_zero_value(t: &Term) -> bool {
+    match &t.kind {
+        TermKind::Zero => true,
+        TermKind::Num(r) => r.is_zero(),
+        TermKind::Pair(a, b) => is_zero_value(a) && is_zero_value(b),
+        TermKind::Sum(ts) => ts.iter().all(is_zero_value),
+        TermKind::Lam(_, _, body) => is_zero_value(body),
+        _ => false,
+    }
+}
+
 /// The numbers of a closed numeric value: a numeral, or nested pairs of numerals (in order).
 pub(crate) fn numerals(t: &Term, out: &mut Vec<Rat>) -> bool {
     match &t.kind {
