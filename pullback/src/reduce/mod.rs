@@ -23,6 +23,7 @@ pub mod cbv;
 pub mod context;
 pub mod dual;
 pub mod jacobian;
+mod memo;
 pub mod premise;
 mod prims;
 pub mod series;
@@ -371,6 +372,8 @@ pub(crate) struct Machine<'a> {
     trace: Vec<TraceStep>,
     /// The symbol of the last δ step (for the trace).
     pub(crate) last_symbol: Option<FnSym>,
+    /// The premises reduced so far (`memo`).
+    memo: memo::Memo,
 }
 
 impl<'a> Machine<'a> {
@@ -381,6 +384,7 @@ impl<'a> Machine<'a> {
             stats: Stats::default(),
             trace: Vec::new(),
             last_symbol: None,
+            memo: memo::Memo::default(),
         }
     }
 
@@ -443,6 +447,12 @@ impl<'a> Machine<'a> {
                 },
             };
             focus = Term::zero();
+            if !stack.is_empty() && self.shares(&node) {
+                // A Jacobian application under a binder is reduced as a shared premise
+                // (`memo`): the same unfolded tangent map is met at every use.
+                ready = Some(self.premise(node)?);
+                continue;
+            }
             match root_rule(&node) {
                 Some(Rule::R1) if matches!(node.kind, TermKind::Let(..)) => {
                     let TermKind::Let(x, v, body) = node.kind else {
@@ -543,9 +553,25 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Whether the redex `t` is reduced as a shared premise: a Jacobian application
+    /// `J(s, d) p` with free variables (met under a binder, where rule 17's unfolded tangent
+    /// maps repeat; docs/engines/pullback-reduction.md, "Premises"), when no trace is kept
+    /// (a trace shows every step in its whole term).
+    fn shares(&self, t: &Term) -> bool {
+        !self.cfg.trace
+            && matches!(&t.kind, TermKind::App(j, _) if matches!(j.kind, TermKind::Jac(..)))
+            && !matches!(root_rule(t), None | Some(Rule::R3 | Rule::R15))
+            && !t.free_vars().is_empty()
+    }
+
     /// Reduces a premise or a subterm under a binder to a value (same counters and limit).
     pub(crate) fn premise(&mut self, t: Term) -> Result<Term, Diagnostic> {
-        self.eval(t)
+        if let Some(k) = self.memo.get(&t, &mut self.fresh) {
+            return Ok(k);
+        }
+        let k = self.eval(t.clone())?;
+        self.memo.put(&t, &k);
+        Ok(k)
     }
 
     /// Contracts the redex `t` by `rule` (which [`root_rule`] chose).
