@@ -11,6 +11,7 @@
 //! | [`dual`] | 5, 6, 9′, covector normalisation |
 //! | [`series`] | 7, 8, P |
 //! | `tape` | the sparse environments of 8 and of the chain rule |
+//! | `memo` | shared premises (16–18) and Jacobian applications under binders |
 //! | [`jacobian`] | 9–15, 20a, 20b, 20′, the forward chain rule |
 //! | [`premise`] | 16a–c, 17, 18, 19a–c |
 //!
