@@ -148,14 +148,16 @@ pub fn agree(o: &Num, t: &Json) -> Option<f64> {
 }
 
 /// An error `err >= 0` against the real `r`: `None` past `BOUND * max(1, |r|)`, else the
-/// error in ULPs of the double nearest `r`.
+/// error in ULPs of the double nearest `r` — at `r = 0` in ULPs of 1 (`2^-52`), since no
+/// nonzero double is a finite number of ULPs of 0 away from it.
 fn within(err: &Rat, r: &Rat) -> Option<f64> {
     let scale = r.abs().to_f64().unwrap_or(f64::INFINITY).max(1.0);
     let err_f = err.to_f64().unwrap_or(f64::INFINITY);
     if err_f > BOUND * scale {
         return None;
     }
-    Some(err_f / ulp(r.to_f64().unwrap_or(0.0)))
+    let at = r.to_f64().unwrap_or(0.0);
+    Some(err_f / ulp(if at == 0.0 { 1.0 } else { at }))
 }
 
 /// The gap between `x` and the next double away from zero (the smallest subnormal at 0).
@@ -190,6 +192,14 @@ mod tests {
         assert_eq!(agree(&b, &serde_json::json!(two_up)), Some(2.0));
         let two_down = f64::from_bits(x.to_bits() - 2);
         assert_eq!(agree(&b, &serde_json::json!(two_down)), Some(2.0));
+    }
+
+    #[test]
+    fn an_error_next_to_an_exact_zero_is_counted_in_ulps_of_one() {
+        let zero = Num::Exact(Rat::from_integer(0.into()));
+        let eps = f64::EPSILON;
+        assert_eq!(agree(&zero, &serde_json::json!(3.0 * eps)), Some(3.0));
+        assert_eq!(agree(&zero, &serde_json::json!(0.0)), Some(0.0));
     }
 
     #[test]

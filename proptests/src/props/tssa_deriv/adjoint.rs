@@ -329,10 +329,10 @@ pub fn adjoint_law(d: &[usize]) -> Outcome {
         v => return Err(fail(format!("the JVP returned `{v}`, not a pair"))),
     };
     let adj = eval_ssa(&rp, &rargs).map_err(|e| fail(format!("the VJP fails: {e}")))?;
-    let lhs = dot(&dy, &t)?;
+    let lhs = dot(&dy, &t).map_err(|e| fail(format!("<dY, J dX>: {e}")))?;
     let mut rhs = Rat::from_integer(0.into());
     for (a, dx) in unnest(&adj, wrt.len()).iter().zip(&dxs) {
-        rhs += dot(a, dx)?;
+        rhs += dot(a, dx).map_err(|e| fail(format!("<R dY, dX>: {e}\nVJP program:\n{rp}")))?;
     }
     if lhs != rhs {
         return Err(fail(format!(

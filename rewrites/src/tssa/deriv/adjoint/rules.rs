@@ -520,11 +520,14 @@ pub fn drop_filter_and_pad(st: &mut State, at: usize) -> Result<()> {
     let a = if ip.filter.pred == Pred::True {
         w
     } else {
-        let k = ip.filter.dims.clone();
+        // The adjoint has the input's shape: where the filter ranges over other extents
+        // (a read out of bounds, e.g. `v[i]` for `i < 2` of a `[0]num`), the binding ranges
+        // over the input's, and indices past the filter's extent are excluded.
+        let (k, pred) = input_dims(&ip.filter.dims, &ip.ty, &ip.filter.pred);
         let rhs = Rhs::Contract {
             dims: k.clone(),
             sums: Vec::new(),
-            pred: ip.filter.pred.clone(),
+            pred,
             y: Access {
                 var: w,
                 idx: names_of(&k),
@@ -540,6 +543,30 @@ pub fn drop_filter_and_pad(st: &mut State, at: usize) -> Result<()> {
     st.ips.remove(at);
     st.finals.push((dx.clone(), adj));
     Ok(())
+}
+
+/// The filter dims `k` with the extents of `ty` (the input component's type, same rank),
+/// and `pred` with `i < n` added for each dim whose filter extent `n` is smaller.
+fn input_dims(k: &Dims, ty: &Ty, pred: &Pred) -> (Dims, Pred) {
+    let Some(ext) = shape(ty).filter(|e| e.len() == k.len()) else {
+        return (k.clone(), pred.clone());
+    };
+    let mut p = pred.clone();
+    let mut dims = Vec::with_capacity(k.len());
+    for ((i, n), m) in k.iter().zip(ext) {
+        if *n < m {
+            p = Pred::And(
+                Box::new(p),
+                Box::new(Pred::Cmp(
+                    adora_core::tl::CmpOp::Lt,
+                    adora_core::tl::Index::var(i.clone()),
+                    adora_core::tl::Index::constant(*n as i64),
+                )),
+            );
+        }
+        dims.push((i.clone(), m));
+    }
+    (dims, p)
 }
 
 /// Rule 6.27: `⟨a, dX.0⟩ ⟶ ⟨(a, 0), dX⟩` and `⟨a, dX.1⟩ ⟶ ⟨(0, a), dX⟩`, along the whole
