@@ -65,21 +65,29 @@ pub fn export_inputs(l: &Loaded, a: &RunArgs) -> Result<Vec<Input>, CliError> {
         Numeric::Exact => {
             let xs = inputs::inputs::<Rat>(l, a)?;
             for (n, v) in names.iter().zip(&xs) {
-                out.extend(flatten(n, v, &|r: &Rat| {
-                    (r.to_string(), double_text(r.to_f64().unwrap_or(f64::NAN)))
-                }));
+                flatten(
+                    n,
+                    v,
+                    &|r: &Rat| (r.to_string(), double_text(r.to_f64().unwrap_or(f64::NAN))),
+                    &mut out,
+                );
             }
         }
         Numeric::F64 => {
             let xs = inputs::inputs::<f64>(l, a)?;
             for (n, v) in names.iter().zip(&xs) {
-                out.extend(flatten(n, v, &|x: &f64| {
-                    let exact = match Rat::from_float(*x) {
-                        Some(r) => r.to_string(),
-                        None => double_text(*x),
-                    };
-                    (exact, double_text(*x))
-                }));
+                flatten(
+                    n,
+                    v,
+                    &|x: &f64| {
+                        let exact = match Rat::from_float(*x) {
+                            Some(r) => r.to_string(),
+                            None => double_text(*x),
+                        };
+                        (exact, double_text(*x))
+                    },
+                    &mut out,
+                );
             }
         }
     }
@@ -95,7 +103,14 @@ fn double_text(x: f64) -> String {
     }
 }
 
-fn flatten<S>(name: &str, v: &Value<S>, real: &dyn Fn(&S) -> (String, String)) -> Option<Input> {
+/// The leaves of the input `name = v` appended to `out`: the value itself, or for a tuple
+/// its components `name.0`, `name.1`, … depth first (the module's `PARAMS` regroups them).
+fn flatten<S>(
+    name: &str,
+    v: &Value<S>,
+    real: &dyn Fn(&S) -> (String, String),
+    out: &mut Vec<Input>,
+) {
     let (base, shape, exact, used): (Base, Vec<usize>, Vec<String>, Vec<String>) = match v {
         Value::Real(t) => {
             let (e, u) = t.data.iter().map(real).unzip();
@@ -109,14 +124,18 @@ fn flatten<S>(name: &str, v: &Value<S>, real: &dyn Fn(&S) -> (String, String)) -
             let e: Vec<String> = t.data.iter().map(|b| b.to_string()).collect();
             (Base::B, t.shape.clone(), e.clone(), e)
         }
-        // Tuple-typed parameters are refused by `export::module` at their position.
-        Value::Tuple(_) => return None,
+        Value::Tuple(vs) => {
+            for (k, c) in vs.iter().enumerate() {
+                flatten(&format!("{name}.{k}"), c, real, out);
+            }
+            return;
+        }
     };
-    Some(Input {
+    out.push(Input {
         name: name.to_string(),
         base,
         shape,
         exact,
         used,
-    })
+    });
 }

@@ -10,7 +10,7 @@ pub mod pytorch;
 
 use adora_core::ast::Function;
 use adora_core::check::node_types;
-use adora_core::diag::{Diagnostic, ErrorKind, Result};
+use adora_core::diag::Result;
 use adora_core::types::{Base, Type};
 
 /// The Python system an exported module runs on.
@@ -50,8 +50,8 @@ pub struct Input {
 }
 
 /// The Python module of `f` on `inputs` for `target`. `total_division`: exact mode's
-/// `x / 0 = 0` on reals (f64 mode is IEEE). A tuple-typed parameter is refused at its
-/// position (`unsupported`).
+/// `x / 0 = 0` on reals (f64 mode is IEEE). `inputs` are the parameters' leaves in order
+/// (a tuple-typed parameter `p` gives `p.0`, `p.1`, …, depth first); `PARAMS` regroups them.
 pub fn module(
     f: &Function,
     inputs: &[Input],
@@ -59,18 +59,6 @@ pub fn module(
     total_division: bool,
     origin: &str,
 ) -> Result<String> {
-    for p in &f.params {
-        if let Type::Tuple(_) = p.ty {
-            return Err(Diagnostic::new(
-                ErrorKind::Unsupported,
-                p.span,
-                format!(
-                    "`export` does not export the tuple-typed parameter `{}`: give its components as separate parameters",
-                    p.name
-                ),
-            ));
-        }
-    }
     let types = node_types(f)?;
     let body = emit::program(f, &types)?;
     let prelude = match target {
@@ -114,9 +102,33 @@ pub fn module(
             quoted(&i.used)
         ));
     }
+    out.push_str("]\n# Each parameter as a tree of indices into INPUTS (a tuple parameter: a tuple).\nPARAMS = [");
+    let mut next = 0usize;
+    for p in &f.params {
+        out.push_str(&leaf_tree(&p.ty, &mut next));
+        out.push_str(", ");
+    }
+    out.push_str("]\n# The parameters' names.\nPARAM_NAMES = [");
+    for p in &f.params {
+        out.push_str(&format!("{:?}, ", p.name));
+    }
     out.push_str("]\n");
     out.push_str(MAIN);
     Ok(out)
+}
+
+/// The Python tree of leaf indices of a parameter of type `ty`, numbering from `*next`.
+fn leaf_tree(ty: &Type, next: &mut usize) -> String {
+    match ty {
+        Type::Tuple(ts) => {
+            let items: Vec<String> = ts.iter().map(|t| leaf_tree(t, next)).collect();
+            format!("({},)", items.join(", "))
+        }
+        _ => {
+            *next += 1;
+            (*next - 1).to_string()
+        }
+    }
 }
 
 fn py_shape(s: &[usize]) -> String {
@@ -155,13 +167,35 @@ def _json(v):
     return v
 
 
+def _tree(t, leaves):
+    if isinstance(t, int):
+        return leaves[t]
+    return tuple(_tree(x, leaves) for x in t)
+
+
+def _leaf_ids(t):
+    if isinstance(t, int):
+        return [t]
+    return [k for x in t for k in _leaf_ids(x)]
+
+
+def _flat_program(*leaves):
+    return program(*[_tree(t, leaves) for t in PARAMS])
+
+
 def main():
-    args = [_input(b, shape, vals) for (_, b, shape, vals) in INPUTS]
+    leaves = [_input(b, shape, vals) for (_, b, shape, vals) in INPUTS]
     ks = [k for k, (_, b, _, _) in enumerate(INPUTS) if b == "R"]
-    value, grads = _value_and_grad(program, args, ks)
+    value, grads = _value_and_grad(_flat_program, leaves, ks)
     out = {"target": TARGET, "version": TARGET_VERSION, "value": _json(_tolist(value))}
     if grads is not None:
-        out["gradient"] = {INPUTS[k][0]: _json(_tolist(g)) for k, g in grads.items()}
+        def leaf_grad(k):
+            return grads[k] if k in grads else _zeros(INPUTS[k][1], INPUTS[k][2])
+        out["gradient"] = {}
+        for p, t in zip(PARAM_NAMES, PARAMS):
+            if any(INPUTS[k][1] == "R" for k in _leaf_ids(t)):
+                g = _tree(t, [leaf_grad(k) for k in range(len(INPUTS))])
+                out["gradient"][p] = _json(_tolist(g))
     print(json.dumps(out))
 
 

@@ -63,7 +63,7 @@ fn every_golden_program_exports_or_is_refused_by_name() {
 }
 
 #[test]
-fn a_tuple_parameter_is_refused_by_name_and_position() {
+fn a_tuple_parameter_exports_as_its_leaves() {
     let o = adora(&[
         "export",
         "specs/programs/tuples/tuple_param.adl",
@@ -74,13 +74,12 @@ fn a_tuple_parameter_is_refused_by_name_and_position() {
         "--input",
         "k=3",
     ]);
-    let e = stderr(&o);
-    assert_eq!(o.status.code(), Some(2), "{e}");
-    assert!(e.contains("tuple_param.adl:"), "{e}");
-    assert!(
-        e.contains("does not export the tuple-typed parameter"),
-        "{e}"
-    );
+    let s = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(s.contains(r#"("p.0", "R", (), ["2"])"#), "{s}");
+    assert!(s.contains(r#"("p.1", "R", (2,), ["1", "-1/2"])"#), "{s}");
+    assert!(s.contains("PARAMS = [(0, 1,), 2, ]"), "{s}");
+    assert!(s.contains(r#"PARAM_NAMES = ["p", "k", ]"#), "{s}");
 }
 
 #[test]
