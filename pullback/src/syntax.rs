@@ -140,6 +140,20 @@ pub enum Cmp {
 }
 
 impl Cmp {
+    /// Whether `a ⋈ b` holds.
+    pub fn holds<T: PartialOrd>(self, a: &T, b: &T) -> bool {
+        match self {
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+        }
+    }
+}
+
+impl Cmp {
     /// The suffix naming the operator in symbol names (`lt`, `le`, …).
     pub fn suffix(self) -> &'static str {
         match self {

@@ -230,3 +230,21 @@ pub enum Term {
     /// `let x = e in e`.
     Let(Var, Box<Term>, Box<Term>),
 }
+
+impl Term {
+    /// The number of nodes of the term (every constructor counts one).
+    pub fn size(&self) -> usize {
+        1 + match self {
+            Term::Var(_) | Term::Const(_) | Term::IndexConst(_) => 0,
+            Term::Add(a, b) | Term::Mul(a, b) | Term::Pair(a, b) | Term::Let(_, a, b) => {
+                a.size() + b.size()
+            }
+            Term::Call(_, e)
+            | Term::Proj(_, e)
+            | Term::Gen(_, _, e)
+            | Term::Sum(_, _, e)
+            | Term::Access(e, _)
+            | Term::Bracket(_, e) => e.size(),
+        }
+    }
+}

@@ -42,7 +42,7 @@ fn subst(t: &Term, env: &BTreeMap<Var, Term>, budget: &mut usize) -> Option<Term
     Some(match t {
         Term::Var(x) => match env.get(x) {
             Some(r) => {
-                *budget = budget.checked_sub(size(r))?;
+                *budget = budget.checked_sub(r.size())?;
                 r.clone()
             }
             None => t.clone(),
@@ -75,19 +75,4 @@ fn subst(t: &Term, env: &BTreeMap<Var, Term>, budget: &mut usize) -> Option<Term
         }
         Term::Let(..) => return None,
     })
-}
-
-fn size(t: &Term) -> usize {
-    1 + match t {
-        Term::Var(_) | Term::Const(_) | Term::IndexConst(_) => 0,
-        Term::Add(a, b) | Term::Mul(a, b) | Term::Pair(a, b) | Term::Let(_, a, b) => {
-            size(a) + size(b)
-        }
-        Term::Call(_, e)
-        | Term::Proj(_, e)
-        | Term::Gen(_, _, e)
-        | Term::Sum(_, _, e)
-        | Term::Access(e, _)
-        | Term::Bracket(_, e) => size(e),
-    }
 }

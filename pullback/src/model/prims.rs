@@ -7,20 +7,9 @@
 //! exact).
 
 use super::num::Num;
-use crate::syntax::{Cmp, FnSym};
+use crate::syntax::FnSym;
 use adora_semantics::Rat;
 use num_traits::{One, Signed, Zero};
-
-fn cmp(c: Cmp, a: &Rat, b: &Rat) -> bool {
-    match c {
-        Cmp::Lt => a < b,
-        Cmp::Le => a <= b,
-        Cmp::Gt => a > b,
-        Cmp::Ge => a >= b,
-        Cmp::Eq => a == b,
-        Cmp::Ne => a != b,
-    }
-}
 
 fn flag(b: bool) -> Num {
     Num::constant(if b { Rat::one() } else { Rat::zero() })
@@ -98,9 +87,9 @@ pub fn apply(f: FnSym, r: &[Num]) -> Result<Num, String> {
                 &x - &y * floor_div(&x, &y)
             })
         }
-        FnSym::Cmp(c) => flag(cmp(c, &p(0), &p(1))),
+        FnSym::Cmp(c) => flag(c.holds(&p(0), &p(1))),
         FnSym::Sel(c) => {
-            if cmp(c, &p(0), &p(1)) {
+            if c.holds(&p(0), &p(1)) {
                 r[2].clone()
             } else {
                 r[3].clone()

@@ -42,17 +42,6 @@ fn pow_total(a: &Rat, k: i64) -> Rat {
     }
 }
 
-fn cmp(c: Cmp, a: &Rat, b: &Rat) -> bool {
-    match c {
-        Cmp::Lt => a < b,
-        Cmp::Le => a <= b,
-        Cmp::Gt => a > b,
-        Cmp::Ge => a >= b,
-        Cmp::Eq => a == b,
-        Cmp::Ne => a != b,
-    }
-}
-
 fn bool_rat(b: bool) -> Rat {
     if b {
         Rat::one()
@@ -106,9 +95,9 @@ pub(crate) fn primal(f: FnSym, r: &[Rat]) -> Result<Rat, PrimError> {
                 a - &r[1] * floor_div(a, &r[1])
             }
         }
-        FnSym::Cmp(c) => bool_rat(cmp(c, a, &r[1])),
+        FnSym::Cmp(c) => bool_rat(c.holds(a, &r[1])),
         FnSym::Sel(c) => {
-            if cmp(c, a, &r[1]) {
+            if c.holds(a, &r[1]) {
                 r[2].clone()
             } else {
                 r[3].clone()
@@ -163,7 +152,7 @@ pub(crate) fn jacobian_row(f: FnSym, r: &[Rat]) -> Result<Vec<Rat>, PrimError> {
             vec![bool_rat(first), bool_rat(!first)]
         }
         FnSym::Sel(c) => {
-            let t = cmp(c, a, &r[1]);
+            let t = c.holds(a, &r[1]);
             vec![zero(), zero(), bool_rat(t), bool_rat(!t)]
         }
         FnSym::Floor

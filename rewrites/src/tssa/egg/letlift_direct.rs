@@ -81,21 +81,6 @@ fn names(t: &Term, out: &mut BTreeSet<Var>) {
     }
 }
 
-fn size(t: &Term) -> usize {
-    1 + match t {
-        Term::Var(_) | Term::Const(_) | Term::IndexConst(_) => 0,
-        Term::Add(a, b) | Term::Mul(a, b) | Term::Pair(a, b) | Term::Let(_, a, b) => {
-            size(a) + size(b)
-        }
-        Term::Call(_, e)
-        | Term::Proj(_, e)
-        | Term::Gen(_, _, e)
-        | Term::Sum(_, _, e)
-        | Term::Access(e, _)
-        | Term::Bracket(_, e) => size(e),
-    }
-}
-
 /// `let x1 = r1 in … b` from a spine.
 fn rebuild((binds, body): Spine) -> Term {
     binds
@@ -248,7 +233,7 @@ pub fn letlift_direct(
     }
     let out = canonical(&out, &input_names);
     check_ll_nf(&out).map_err(|m| internal(format!("result not in normal form: {m}")))?;
-    let nodes = size(&out);
+    let nodes = out.size();
     Ok((
         out,
         PassReport {
