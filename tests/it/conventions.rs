@@ -169,3 +169,46 @@ fn every_engine_agrees_with_the_reference_under_every_profile() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `adora show --conventions P` prints the lowered program as source that loads again, with
+/// the same value and, under `futhark`, the profile's gradient; a stage outside the
+/// elaborated pipeline refuses the flag (exit 2).
+#[test]
+fn show_prints_the_lowered_program() {
+    let dir = std::env::temp_dir().join(format!("adora-conventions-show-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let row = &ROWS[1]; // reduce-ties
+    let file = dir.join("reduce.adl");
+    std::fs::write(&file, row.program).unwrap();
+    let o = adora(&["show", file.to_str().unwrap(), "--conventions", "jax"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lowered = stdout(&o);
+    assert!(lowered.contains("select("), "{lowered}");
+    let again = dir.join("lowered.adl");
+    std::fs::write(&again, &lowered).unwrap();
+    let mut args = vec!["grad", again.to_str().unwrap()];
+    for i in row.inputs {
+        args.extend(["--input", i]);
+    }
+    let o = adora(&args);
+    let s = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for line in row.expect[1] {
+        assert!(s.contains(line), "expected `{line}` in\n{s}");
+    }
+    let o = adora(&[
+        "show",
+        file.to_str().unwrap(),
+        "--stage",
+        "tl",
+        "--conventions",
+        "jax",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("`--conventions` applies to"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
