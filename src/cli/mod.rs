@@ -152,7 +152,7 @@ enum Command {
         output: Option<PathBuf>,
     },
     /// Differential testing: export golden programs to JAX or PyTorch, run them in the
-    /// project's Python environment, compare values and gradients with ours
+    /// project's Python environment, compare values, gradients, JVPs and VJPs with ours
     /// (docs/oracle.md).
     #[command(after_help = EXIT_CODES)]
     Difftest {

@@ -3,6 +3,8 @@
 //! (docs/oracle.md, "Differential testing").
 
 use crate::cli::inputs::{self, render};
+use crate::export::{probe_cotangent, probe_tangent};
+use adora_core::types::{Base, Type};
 use adora_rewrites::engine::{self, harness};
 use adora_semantics::eval::EvalOptions;
 use adora_semantics::scalar::Interval;
@@ -20,8 +22,9 @@ pub const ENCLOSURE_BITS: usize = 128;
 /// Our numbers of each compared output: `(what, ours, theirs)`.
 pub type Ours<'t> = Vec<(String, Vec<Num>, &'t Json)>;
 
-/// Our value (the reference semantics) and, where the other side gave one, our gradient
-/// (the reference engine), against the other side's JSON.
+/// Our value (the reference semantics) and, where the other side gave them, our gradient,
+/// JVP along the probing tangent and VJP of the probing cotangent (the reference engine;
+/// `crate::export::probe_tangent`, `probe_cotangent`), against the other side's JSON.
 pub fn ours_all<'t, S: harness::Mode>(
     l: &inputs::Loaded,
     xs: &[Value<S>],
@@ -38,6 +41,39 @@ pub fn ours_all<'t, S: harness::Mode>(
         for (p, gi) in l.func.params.iter().zip(&ours.grads) {
             if let Some(gi) = gi {
                 out.push((format!("gradient {}", p.name), nums(gi, num), &g[&p.name]));
+            }
+        }
+    }
+    if theirs.get("jvp").is_some() || theirs.get("vjp").is_some() {
+        let bad = |d: adora_core::diag::Diagnostic| render(l, &d).text;
+        let mut k = 0usize;
+        let tangents: Vec<Option<Value<S>>> = xs
+            .iter()
+            .map(|x| {
+                (!x.real_scalars().is_empty()).then(|| {
+                    x.map_reals(&mut |_| {
+                        k += 1;
+                        <S as adora_semantics::scalar::Scalar>::from_rational(&probe_tangent(k - 1))
+                    })
+                })
+            })
+            .collect();
+        if let Some(t) = theirs.get("jvp") {
+            let (_, ours) = harness::jvp(reference, &l.func, xs, &tangents, opts).map_err(bad)?;
+            out.push(("jvp".to_string(), nums(&ours, num), t));
+        }
+        if let (Some(t), Type::Array(Base::R, shape)) = (theirs.get("vjp"), &l.func.ret) {
+            let n: usize = shape.iter().product();
+            let data = (0..n)
+                .map(|k| <S as adora_semantics::scalar::Scalar>::from_rational(&probe_cotangent(k)))
+                .collect();
+            let ct = Value::reals(shape.clone(), data)
+                .ok_or_else(|| "the probing cotangent does not fit the result".to_string())?;
+            let ours = harness::vjp(reference, &l.func, xs, &ct, opts).map_err(bad)?;
+            for (p, gi) in l.func.params.iter().zip(&ours.grads) {
+                if let Some(gi) = gi {
+                    out.push((format!("vjp {}", p.name), nums(gi, num), &t[&p.name]));
+                }
             }
         }
     }

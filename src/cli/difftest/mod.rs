@@ -1,6 +1,7 @@
 //! `adora difftest --against jax|pytorch [F…] [--random N --seed S]`: golden or randomly
 //! generated programs exported to JAX or PyTorch ([`super::export`]), run in the project's
-//! Python environment, and their values and gradients compared with ours (docs/oracle.md,
+//! Python environment, and their values, gradients, JVPs and VJPs (along the exported
+//! probing directions, `crate::export::probe_tangent`) compared with ours (docs/oracle.md,
 //! "Differential testing").
 //!
 //! | module | job |
