@@ -2,14 +2,17 @@
 //! kernel's index space), so that the interpretation cost of each node is shared by the
 //! whole chunk (docs/backend.md, "CPU executor").
 
-use crate::plan::sx::{ops, Sx};
+use crate::plan::sx::{ops, Bin, Sx};
 use std::rc::Rc;
 
-/// A value over the lanes: the same for every lane, or one per lane.
+/// A value over the lanes: the same for every lane, `start + lane` (the index lanes of a
+/// one-dimensional space, so that a load `x[i]` copies a slice), or one per lane.
 #[derive(Clone, Debug)]
 pub enum L {
     /// Uniform.
     U(f64),
+    /// `start + lane`.
+    R(usize),
     /// Per lane.
     V(Rc<Vec<f64>>),
 }
@@ -20,7 +23,17 @@ impl L {
     pub fn at(&self, i: usize) -> f64 {
         match self {
             L::U(x) => *x,
+            L::R(s) => (s + i) as f64,
             L::V(v) => v[i],
+        }
+    }
+
+    /// One value per lane, for `n` lanes (a uniform value repeated).
+    fn lanes(&self, n: usize) -> Rc<Vec<f64>> {
+        match self {
+            L::U(x) => Rc::new(vec![*x; n]),
+            L::R(s) => Rc::new((0..n).map(|i| (s + i) as f64).collect()),
+            L::V(v) => v.clone(),
         }
     }
 }
@@ -35,22 +48,48 @@ pub struct Ev<'a> {
     pub n: usize,
 }
 
-fn map1(a: &L, f: impl Fn(f64) -> f64) -> L {
+fn map1(a: &L, n: usize, f: impl Fn(f64) -> f64) -> L {
     match a {
         L::U(x) => L::U(f(*x)),
-        L::V(v) => L::V(Rc::new(v.iter().map(|&x| f(x)).collect())),
+        a => L::V(Rc::new(a.lanes(n).iter().map(|&x| f(x)).collect())),
     }
 }
 
-fn map2(a: &L, b: &L, f: impl Fn(f64, f64) -> f64) -> L {
+#[inline(always)]
+fn map2(a: &L, b: &L, n: usize, f: impl Fn(f64, f64) -> f64) -> L {
     match (a, b) {
         (L::U(x), L::U(y)) => L::U(f(*x, *y)),
-        (L::V(x), L::U(y)) => L::V(Rc::new(x.iter().map(|&x| f(x, *y)).collect())),
-        (L::U(x), L::V(y)) => L::V(Rc::new(y.iter().map(|&y| f(*x, y)).collect())),
-        (L::V(x), L::V(y)) => L::V(Rc::new(
-            x.iter().zip(y.iter()).map(|(&x, &y)| f(x, y)).collect(),
-        )),
+        (a, L::U(y)) => L::V(Rc::new(a.lanes(n).iter().map(|&x| f(x, *y)).collect())),
+        (L::U(x), b) => L::V(Rc::new(b.lanes(n).iter().map(|&y| f(*x, y)).collect())),
+        (a, b) => {
+            let (x, y) = (a.lanes(n), b.lanes(n));
+            L::V(Rc::new(
+                x.iter().zip(y.iter()).map(|(&x, &y)| f(x, y)).collect(),
+            ))
+        }
     }
+}
+
+/// `a op b` over the lanes, the common operators with their own loops (no dispatch per
+/// lane, so the loops vectorise) and the others through [`ops::bin`].
+fn bin_lanes(op: Bin, a: &L, b: &L, n: usize) -> L {
+    match op {
+        Bin::Add => map2(a, b, n, |x, y| x + y),
+        Bin::Sub => map2(a, b, n, |x, y| x - y),
+        Bin::Mul => map2(a, b, n, |x, y| x * y),
+        op => map2(a, b, n, |x, y| ops::bin(op, x, y)),
+    }
+}
+
+/// A load `buf[i]` of a one-dimensional buffer of `len` elements at the lanes `start + l`:
+/// the in-bounds part copied as a slice, zeros outside.
+fn load_range(buf: &[f64], len: usize, start: usize, n: usize) -> L {
+    let mut out = vec![0.0; n];
+    let end = (start + n).min(len).min(buf.len());
+    if start < end {
+        out[..end - start].copy_from_slice(&buf[start..end]);
+    }
+    L::V(Rc::new(out))
 }
 
 /// The flat offset of a multi-index in `shape`, or `None` when an index is outside its
@@ -82,6 +121,9 @@ impl Ev<'_> {
             Sx::Load(b, shape, ix) => {
                 let ls: Vec<L> = ix.iter().map(|i| self.eval(i)).collect();
                 let buf = self.bufs[*b];
+                if let ([L::R(start)], [len]) = (&ls[..], &shape[..]) {
+                    return load_range(buf, *len, *start, n);
+                }
                 let read = |lane: usize| {
                     offset(shape, ls.iter().map(|l| l.at(lane)))
                         .and_then(|o| buf.get(o).copied())
@@ -95,12 +137,12 @@ impl Ev<'_> {
             }
             Sx::Un(op, a) => {
                 let a = self.eval(a);
-                map1(&a, |x| ops::un(*op, x))
+                map1(&a, n, |x| ops::un(*op, x))
             }
             Sx::Bin(op, a, b) => {
                 let a = self.eval(a);
                 let b = self.eval(b);
-                map2(&a, &b, |x, y| ops::bin(*op, x, y))
+                bin_lanes(*op, &a, &b, n)
             }
             Sx::Select(c, a, b) => {
                 let c = self.eval(c);
@@ -112,7 +154,8 @@ impl Ev<'_> {
                             self.eval(b)
                         }
                     }
-                    L::V(cv) => {
+                    cv => {
+                        let cv = cv.lanes(n);
                         let a = self.eval(a);
                         let b = self.eval(b);
                         L::V(Rc::new(

@@ -53,6 +53,11 @@ fn unflatten(mut flat: usize, shape: &[usize], out: &mut [usize]) {
 
 /// Lanes of the index variables `vars` (of `shape`) for flat points `start..start+n`.
 fn index_lanes(ev: &mut Ev<'_>, vars: &[u32], shape: &[usize], start: usize, n: usize) {
+    if let ([v], [_]) = (vars, shape) {
+        // One dimension: the lanes are `start + lane`, no division per point.
+        ev.set(*v, L::R(start));
+        return;
+    }
     let mut cols: Vec<Vec<f64>> = vec![Vec::with_capacity(n); vars.len()];
     let mut ix = vec![0usize; shape.len()];
     for p in start..start + n {
