@@ -24,7 +24,7 @@
 
 mod batch;
 mod case;
-mod compare;
+pub mod compare;
 mod random;
 
 use super::error::CliError;

@@ -1,0 +1,80 @@
+//! GradBench (docs/gradbench.md): `adora gradbench`, a GradBench tool whose evals are
+//! programs in our language, and `adora gradbench-check LOG.jsonl`, which re-validates a
+//! GradBench log against our exact answers.
+//!
+//! | module | job |
+//! |---|---|
+//! | [`evals`] | the evals served: programs, functions, input mapping |
+//! | [`compute`] | one evaluate: load at the input's sizes, run, shape the answer |
+//! | [`tool`] | the protocol over standard input and output |
+//! | [`check`] | a log's evaluates recomputed and compared, the table |
+//!
+//! Derivatives are engines' (default `soac`, the reverse mode of *AD for an Array
+//! Language with Nested Parallelism*, §5), checked against the reference in the
+//! project's property suite; exact in exact mode.
+
+pub mod check;
+pub mod compute;
+pub mod evals;
+pub mod tool;
+
+use super::error::CliError;
+use super::inputs::plain_error;
+use super::{names, OK};
+use adora_core::diag::ErrorKind;
+use adora_rewrites::engine::{self, Engine};
+use adora_semantics::eval::EvalOptions;
+use clap::Args;
+use std::path::PathBuf;
+
+/// The engine whose gradient programs answer by default.
+pub const DEFAULT_ENGINE: &str = "soac";
+
+/// Options of `adora gradbench`.
+#[derive(Args, Debug, Clone)]
+pub struct ToolArgs {
+    /// The engine whose gradients answer (`reference`: the exact forward mode; kmeans
+    /// `dir` needs an engine with a gradient program).
+    #[arg(long, default_value = DEFAULT_ENGINE, value_parser = names::EngineName { with_all: false })]
+    pub engine: String,
+    /// `exact`: exact rationals for the rational evals (answers are the nearest
+    /// doubles), f64 for gmm and lstm; `f64`: f64 for every eval.
+    #[arg(long, value_enum, default_value = "exact")]
+    pub numbers: tool::ToolNumbers,
+}
+
+/// Options of `adora gradbench-check`.
+#[derive(Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// The GradBench log (`gradbench run … -o LOG.jsonl`).
+    pub log: PathBuf,
+    /// The engine whose gradients are the expectations.
+    #[arg(long, default_value = DEFAULT_ENGINE, value_parser = names::EngineName { with_all: false })]
+    pub engine: String,
+    /// The norm-wise relative bound of an agreement: `max |d - r| <= TOL * max |r|`.
+    #[arg(long, default_value_t = 1e-9, value_name = "TOL")]
+    pub tolerance: f64,
+}
+
+fn engine_named(name: &str) -> Result<Box<dyn Engine>, CliError> {
+    engine::find(name).ok_or_else(|| plain_error(ErrorKind::Input, super::unknown_engine(name)))
+}
+
+/// `adora gradbench`: serves standard input until it ends.
+pub fn serve(a: &ToolArgs) -> Result<u8, CliError> {
+    let e = engine_named(&a.engine)?;
+    let t = tool::Tool {
+        engine: e.as_ref(),
+        numbers: a.numbers,
+        opts: EvalOptions::default(),
+    };
+    let stdin = std::io::stdin();
+    t.serve(stdin.lock(), std::io::stdout().lock())?;
+    Ok(OK)
+}
+
+/// `adora gradbench-check`; the exit code.
+pub fn check(a: &CheckArgs) -> Result<u8, CliError> {
+    let e = engine_named(&a.engine)?;
+    check::check(&a.log, e.as_ref(), a.tolerance, &EvalOptions::default())
+}
