@@ -10,6 +10,7 @@
 //! | `kmeans` | `cost`, `dir` | `points`, `centroids` | exact |
 //! | `ode` | `primal`, `gradient` | `x`, `hs` (`s` steps of `2/s`, exact) | exact |
 //! | `gmm` | `objective`, `jacobian` | `alpha`, `mu`, `q`, `l`, `x`, `wm` (= `m`), `gamma`, `lgd` | f64 |
+//! | `lse` | `primal`, `gradient` | `x` | f64 |
 //! | `lstm` | `objective`, `jacobian` | `mp`, `ep`, `st`, `sq` | f64 |
 //!
 //! A derivative is always an engine's (the `--engine` of `adora gradbench`), never a
@@ -139,6 +140,16 @@ pub const EVALS: &[Eval] = &[
         ],
     },
     Eval {
+        name: "lse",
+        file: "specs/gradbench/lse/lse.adl",
+        src: include_str!("../../../specs/gradbench/lse/lse.adl"),
+        numbers: Numbers::Transcendental,
+        functions: &[
+            f("primal", "main", Ask::Value),
+            f("gradient", "main", Ask::Gradient),
+        ],
+    },
+    Eval {
         name: "lstm",
         file: "specs/gradbench/lstm/lstm.adl",
         src: include_str!("../../../specs/gradbench/lstm/lstm.adl"),
@@ -239,6 +250,7 @@ pub fn program_inputs(eval: &Eval, input: &Json) -> Result<Vec<(&'static str, Ar
             ]
         }
         "kmeans" => js(&[("points", "points"), ("centroids", "centroids")])?,
+        "lse" => js(&[("x", "x")])?,
         "ode" => {
             let s = count("s")?;
             if s == 0 {
@@ -334,5 +346,7 @@ mod tests {
         // Γ_2(3/2) = π^(1/2) Γ(3/2) Γ(1) for d = 2, m = 0.
         let want = 0.5 * lp + (0.5 * lp - 2f64.ln());
         assert!((log_multigamma(2, 0) - want).abs() < 1e-14);
+        // d = 3, m = 2: Python's sum of math.lgamma gives 2.694924879806965.
+        assert!((log_multigamma(3, 2) - 2.694924879806965).abs() < 1e-14);
     }
 }
