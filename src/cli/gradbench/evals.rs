@@ -315,7 +315,7 @@ pub fn log_multigamma(d: u64, m: u64) -> f64 {
 /// `log Γ(k / 2)` for an integer `k >= 1`: `log((k/2 - 1)!)` for even `k`, and
 /// `log Γ(1/2) + Σ_{i < (k-1)/2} log(1/2 + i)` for odd `k` (`Γ(1/2) = √π`).
 fn log_gamma_half(k: u64) -> f64 {
-    if k % 2 == 0 {
+    if k.is_multiple_of(2) {
         (1..k / 2).map(|i| (i as f64).ln()).sum()
     } else {
         let half_log_pi = 0.5 * std::f64::consts::PI.ln();
