@@ -150,6 +150,9 @@ struct Errors {
     rel: f64,
     ulps: f64,
     gradbench_passes: bool,
+    /// The exact answer is all zeros: only an all-zero output agrees, and every check
+    /// that compares with it (GradBench's too) is passed by a tool that prints zeros.
+    zero_answer: bool,
 }
 
 /// `adora gradbench-check`; the exit code.
@@ -174,13 +177,14 @@ pub fn check(
             .push((k, v));
     }
     println!(
-        "{:<18} {:>6} {:>6} {:>9} {:>11} {:>10} {:>10} {:>10} {:>12}",
+        "{:<18} {:>6} {:>6} {:>9} {:>11} {:>10} {:>11} {:>10} {:>10} {:>12}",
         "eval/function",
         "cases",
         "agree",
         "disagree",
         "tool failed",
         "unchecked",
+        "zero answer",
         "max abs",
         "max rel",
         "max ulps"
@@ -198,13 +202,14 @@ pub fn check(
             .collect();
         let max = |g: fn(&Errors) -> f64| errs.iter().map(g).fold(0.0f64, f64::max);
         println!(
-            "{:<18} {:>6} {:>6} {:>9} {:>11} {:>10} {:>10.3e} {:>10.3e} {:>12.1}",
+            "{:<18} {:>6} {:>6} {:>9} {:>11} {:>10} {:>11} {:>10.3e} {:>10.3e} {:>12.1}",
             format!("{m}/{f}"),
             vs.len(),
             count(|v| matches!(v, Verdict::Agree(_))),
             count(|v| matches!(v, Verdict::Disagree(..))),
             count(|v| matches!(v, Verdict::ToolFailed)),
             count(|v| matches!(v, Verdict::Unchecked(_) | Verdict::NotServed)),
+            errs.iter().filter(|e| e.zero_answer).count(),
             max(|e| e.abs),
             max(|e| e.rel),
             max(|e| e.ulps),
@@ -229,6 +234,9 @@ pub fn check(
                     } else {
                         "fails it too"
                     }
+                )),
+                Verdict::Agree(e) if e.zero_answer => notes.push(format!(
+                    "{at}: the exact answer is all zeros, so any check of it (GradBench's too) passes a tool that prints zeros"
                 )),
                 Verdict::Unchecked(why) => notes.push(format!("{at}: not checked: {why}")),
                 Verdict::NotServed => notes.push(format!(
@@ -364,9 +372,11 @@ fn compare(ours: &Out<Num>, theirs: &Json, tol: f64) -> Verdict {
         .enumerate()
         .max_by(|a, b| a.1.cmp(b.1))
         .map(|(i, d)| (i, d.clone()));
+    let zero_answer = scale.is_zero();
     let Some((wi, worst)) = worst else {
         return Verdict::Agree(Errors {
             gradbench_passes,
+            zero_answer,
             ..Errors::default()
         });
     };
@@ -393,6 +403,7 @@ fn compare(ours: &Out<Num>, theirs: &Json, tol: f64) -> Verdict {
         rel,
         ulps,
         gradbench_passes,
+        zero_answer,
     };
     let bound = Rat::from_float(tol).unwrap_or_else(Rat::zero) * &scale;
     if worst <= bound {
