@@ -30,6 +30,28 @@ use std::path::PathBuf;
 /// The engine whose gradient programs answer by default.
 pub const DEFAULT_ENGINE: &str = "soac";
 
+/// Resource limits of one evaluation (docs/language.md, "Resource limits"); GradBench's
+/// workloads need more steps than the command line's default.
+#[derive(Args, Debug, Clone)]
+pub struct Limits {
+    /// Most evaluation steps of one run before an unsuccessful response.
+    #[arg(long, value_name = "N", default_value_t = 100_000_000_000)]
+    pub max_steps: u64,
+    /// Most bytes of arrays one run may allocate.
+    #[arg(long, value_name = "BYTES", default_value_t = adora_semantics::eval::EvalOptions::default().max_memory)]
+    pub max_memory: u64,
+}
+
+impl Limits {
+    fn options(&self) -> EvalOptions {
+        EvalOptions {
+            max_steps: self.max_steps,
+            max_memory: self.max_memory,
+            ..EvalOptions::default()
+        }
+    }
+}
+
 /// Options of `adora gradbench`.
 #[derive(Args, Debug, Clone)]
 pub struct ToolArgs {
@@ -41,6 +63,8 @@ pub struct ToolArgs {
     /// doubles), f64 for gmm and lstm; `f64`: f64 for every eval.
     #[arg(long, value_enum, default_value = "exact")]
     pub numbers: tool::ToolNumbers,
+    #[command(flatten)]
+    pub limits: Limits,
 }
 
 /// Options of `adora gradbench-check`.
@@ -54,6 +78,8 @@ pub struct CheckArgs {
     /// The norm-wise relative bound of an agreement: `max |d - r| <= TOL * max |r|`.
     #[arg(long, default_value_t = 1e-9, value_name = "TOL")]
     pub tolerance: f64,
+    #[command(flatten)]
+    pub limits: Limits,
 }
 
 fn engine_named(name: &str) -> Result<Box<dyn Engine>, CliError> {
@@ -66,7 +92,7 @@ pub fn serve(a: &ToolArgs) -> Result<u8, CliError> {
     let t = tool::Tool {
         engine: e.as_ref(),
         numbers: a.numbers,
-        opts: EvalOptions::default(),
+        opts: a.limits.options(),
     };
     let stdin = std::io::stdin();
     t.serve(stdin.lock(), std::io::stdout().lock())?;
@@ -76,5 +102,5 @@ pub fn serve(a: &ToolArgs) -> Result<u8, CliError> {
 /// `adora gradbench-check`; the exit code.
 pub fn check(a: &CheckArgs) -> Result<u8, CliError> {
     let e = engine_named(&a.engine)?;
-    check::check(&a.log, e.as_ref(), a.tolerance, &EvalOptions::default())
+    check::check(&a.log, e.as_ref(), a.tolerance, &a.limits.options())
 }
