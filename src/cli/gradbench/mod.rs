@@ -10,8 +10,8 @@
 //! | [`check`] | a log's evaluates recomputed and compared, the table |
 //!
 //! Derivatives are engines' (default `soac`, the reverse mode of *AD for an Array
-//! Language with Nested Parallelism*, §5), checked against the reference in the
-//! project's property suite; exact in exact mode.
+//! Language with Nested Parallelism*, §4, redundant execution; docs/engines/soac.md),
+//! checked against the reference in the project's property suite; exact in exact mode.
 
 pub mod check;
 pub mod compute;
@@ -70,8 +70,10 @@ pub struct ToolArgs {
 /// Options of `adora gradbench-check`.
 #[derive(Args, Debug, Clone)]
 pub struct CheckArgs {
-    /// The GradBench log (`gradbench run … -o LOG.jsonl`).
-    pub log: PathBuf,
+    /// GradBench logs (`gradbench repo run … -o DIR` writes `DIR/<eval>/<tool>.jsonl`),
+    /// each checked and reported on its own.
+    #[arg(required = true, value_name = "LOG")]
+    pub logs: Vec<PathBuf>,
     /// The engine whose gradients are the expectations.
     #[arg(long, default_value = DEFAULT_ENGINE, value_parser = names::EngineName { with_all: false })]
     pub engine: String,
@@ -102,5 +104,17 @@ pub fn serve(a: &ToolArgs) -> Result<u8, CliError> {
 /// `adora gradbench-check`; the exit code.
 pub fn check(a: &CheckArgs) -> Result<u8, CliError> {
     let e = engine_named(&a.engine)?;
-    check::check(&a.log, e.as_ref(), a.tolerance, &a.limits.options())
+    let mut code = OK;
+    for (k, log) in a.logs.iter().enumerate() {
+        if a.logs.len() > 1 {
+            println!("{}{}:", if k > 0 { "\n" } else { "" }, log.display());
+        }
+        code = code.max(check::check(
+            log,
+            e.as_ref(),
+            a.tolerance,
+            &a.limits.options(),
+        )?);
+    }
+    Ok(code)
 }
