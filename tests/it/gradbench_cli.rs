@@ -255,6 +255,15 @@ fn malformed_messages_exit_2_with_the_line() {
     }
 }
 
+/// Runs `adora gradbench-check` on a log with the text `log` (a temporary file).
+fn check_log_text(name: &str, log: &str) -> Output {
+    let path = std::env::temp_dir().join(format!("adora-gb-{name}-{}.jsonl", std::process::id()));
+    std::fs::write(&path, log).unwrap();
+    let o = adora(&["gradbench-check", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    o
+}
+
 const LOGS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gradbench");
 
 #[test]
@@ -312,10 +321,7 @@ fn check_flags_zero_vectors_that_gradbench_passes() {
         json!({"elapsed": {"nanoseconds": 2}, "response": {"id": 0, "success": true,
                "output": vec![0.0; n]}}),
     );
-    let path = std::env::temp_dir().join(format!("adora-gb-lse-{}.jsonl", std::process::id()));
-    std::fs::write(&path, log).unwrap();
-    let o = adora(&["gradbench-check", path.to_str().unwrap()]);
-    let _ = std::fs::remove_file(&path);
+    let o = check_log_text("lse", &log);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(
@@ -326,10 +332,10 @@ fn check_flags_zero_vectors_that_gradbench_passes() {
 
 #[test]
 fn check_rejects_a_malformed_log_with_its_line() {
-    let path = std::env::temp_dir().join(format!("adora-gb-bad-{}.jsonl", std::process::id()));
-    std::fs::write(&path, "{\"elapsed\": {\"nanoseconds\": 1}, \"message\": {\"id\": 0, \"kind\": \"start\"}}\n{oops\n").unwrap();
-    let o = adora(&["gradbench-check", path.to_str().unwrap()]);
-    let _ = std::fs::remove_file(&path);
+    let o = check_log_text(
+        "bad",
+        "{\"elapsed\": {\"nanoseconds\": 1}, \"message\": {\"id\": 0, \"kind\": \"start\"}}\n{oops\n",
+    );
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains(":2: error[input]"), "{err}");

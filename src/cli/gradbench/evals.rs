@@ -73,92 +73,70 @@ pub struct Eval {
     pub functions: &'static [Function],
 }
 
-const fn f(name: &'static str, entry: &'static str, ask: Ask) -> Function {
-    Function { name, entry, ask }
+/// An [`Eval`] whose program is `specs/gradbench/NAME/NAME.adl`, with its functions
+/// `(name, entry, ask)`.
+macro_rules! eval {
+    ($name:literal, $numbers:ident, $(($f:literal, $entry:literal, $ask:ident)),+) => {
+        Eval {
+            name: $name,
+            file: concat!("specs/gradbench/", $name, "/", $name, ".adl"),
+            src: include_str!(concat!("../../../specs/gradbench/", $name, "/", $name, ".adl")),
+            numbers: Numbers::$numbers,
+            functions: &[$(Function { name: $f, entry: $entry, ask: Ask::$ask }),+],
+        }
+    };
 }
 
 /// Every eval served, by module name.
 pub const EVALS: &[Eval] = &[
-    Eval {
-        name: "hello",
-        file: "specs/gradbench/hello/hello.adl",
-        src: include_str!("../../../specs/gradbench/hello/hello.adl"),
-        numbers: Numbers::Exact,
-        functions: &[
-            f("square", "main", Ask::Value),
-            f("double", "main", Ask::Gradient),
-        ],
-    },
-    Eval {
-        name: "llsq",
-        file: "specs/gradbench/llsq/llsq.adl",
-        src: include_str!("../../../specs/gradbench/llsq/llsq.adl"),
-        numbers: Numbers::Exact,
-        functions: &[
-            f("primal", "main", Ask::Value),
-            f("gradient", "main", Ask::Gradient),
-        ],
-    },
-    Eval {
-        name: "det",
-        file: "specs/gradbench/det/det.adl",
-        src: include_str!("../../../specs/gradbench/det/det.adl"),
-        numbers: Numbers::Exact,
-        functions: &[
-            f("primal", "main", Ask::Value),
-            f("gradient", "main", Ask::Gradient),
-        ],
-    },
-    Eval {
-        name: "kmeans",
-        file: "specs/gradbench/kmeans/kmeans.adl",
-        src: include_str!("../../../specs/gradbench/kmeans/kmeans.adl"),
-        numbers: Numbers::Exact,
-        functions: &[
-            f("cost", "main", Ask::Value),
-            f("dir", "main", Ask::NewtonDirection),
-        ],
-    },
-    Eval {
-        name: "ode",
-        file: "specs/gradbench/ode/ode.adl",
-        src: include_str!("../../../specs/gradbench/ode/ode.adl"),
-        numbers: Numbers::Exact,
-        functions: &[
-            f("primal", "main", Ask::Value),
-            f("gradient", "last", Ask::Gradient),
-        ],
-    },
-    Eval {
-        name: "gmm",
-        file: "specs/gradbench/gmm/gmm.adl",
-        src: include_str!("../../../specs/gradbench/gmm/gmm.adl"),
-        numbers: Numbers::Transcendental,
-        functions: &[
-            f("objective", "main", Ask::Value),
-            f("jacobian", "main", Ask::Gradient),
-        ],
-    },
-    Eval {
-        name: "lse",
-        file: "specs/gradbench/lse/lse.adl",
-        src: include_str!("../../../specs/gradbench/lse/lse.adl"),
-        numbers: Numbers::Transcendental,
-        functions: &[
-            f("primal", "main", Ask::Value),
-            f("gradient", "main", Ask::Gradient),
-        ],
-    },
-    Eval {
-        name: "lstm",
-        file: "specs/gradbench/lstm/lstm.adl",
-        src: include_str!("../../../specs/gradbench/lstm/lstm.adl"),
-        numbers: Numbers::Transcendental,
-        functions: &[
-            f("objective", "main", Ask::Value),
-            f("jacobian", "main", Ask::Gradient),
-        ],
-    },
+    eval!(
+        "hello",
+        Exact,
+        ("square", "main", Value),
+        ("double", "main", Gradient)
+    ),
+    eval!(
+        "llsq",
+        Exact,
+        ("primal", "main", Value),
+        ("gradient", "main", Gradient)
+    ),
+    eval!(
+        "det",
+        Exact,
+        ("primal", "main", Value),
+        ("gradient", "main", Gradient)
+    ),
+    eval!(
+        "kmeans",
+        Exact,
+        ("cost", "main", Value),
+        ("dir", "main", NewtonDirection)
+    ),
+    eval!(
+        "ode",
+        Exact,
+        ("primal", "main", Value),
+        ("gradient", "last", Gradient)
+    ),
+    eval!(
+        "lse",
+        Transcendental,
+        ("primal", "main", Value),
+        ("gradient", "main", Gradient)
+    ),
+    eval!(
+        "gmm",
+        Transcendental,
+        ("objective", "main", Value),
+        ("jacobian", "main", Gradient)
+    ),
+    eval!(
+        "lstm",
+        Transcendental,
+        ("objective", "main", Value),
+        ("jacobian", "main", Gradient)
+    ),
 ];
 
 /// The eval called `name`.
