@@ -340,3 +340,61 @@ fn check_rejects_a_malformed_log_with_its_line() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains(":2: error[input]"), "{err}");
 }
+
+/// The log of a session of our tool on `msgs`, as GradBench's intermediary writes it.
+fn log_of(msgs: &[Json]) -> String {
+    let text: String = msgs.iter().map(|m| format!("{m}\n")).collect();
+    let o = session_raw(&[], &text);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mut log = String::new();
+    for (k, (m, r)) in msgs.iter().zip(out.lines()).enumerate() {
+        let r: Json = serde_json::from_str(r).unwrap();
+        log += &format!(
+            "{}\n",
+            json!({"elapsed": {"nanoseconds": 2 * k}, "message": m})
+        );
+        log += &format!(
+            "{}\n",
+            json!({"elapsed": {"nanoseconds": 2 * k + 1}, "response": r})
+        );
+    }
+    log
+}
+
+#[test]
+fn check_certifies_a_gmm_jacobian_whose_maximum_is_not_the_first_component() {
+    // Enclosures cannot decide a comparison of a value with itself; the program's max
+    // trick compares only different components, so every case is checked (a regression:
+    // `reduce(max, …)` left the jacobian unchecked once the maximum was not v[0]).
+    let mut seed = 12345u64;
+    let mut r = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let (d, k, n) = (2, 4, 40);
+    let mut mat = |rows: usize, cols: usize| -> Vec<Vec<f64>> {
+        (0..rows)
+            .map(|_| (0..cols).map(|_| r()).collect())
+            .collect()
+    };
+    let (mu, q, l, x) = (mat(k, d), mat(k, d), mat(k, 1), mat(n, d));
+    let alpha: Vec<f64> = mat(1, k).remove(0);
+    let input = json!({"d": d, "k": k, "n": n, "alpha": alpha, "mu": mu, "q": q, "l": l,
+                       "x": x, "m": 1, "gamma": 1.5});
+    let msgs: Vec<Json> = ["objective", "jacobian"]
+        .iter()
+        .enumerate()
+        .map(|(i, f)| json!({"id": i, "kind": "evaluate", "module": "gmm", "function": f, "input": input}))
+        .collect();
+    let o = check_log_text("gmm", &log_of(&msgs));
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        !out.contains("not checked") && !out.contains("disagree:"),
+        "{out}"
+    );
+    assert_eq!(out.matches(" 1      1         0 ").count(), 2, "{out}");
+}
