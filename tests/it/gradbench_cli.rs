@@ -398,3 +398,61 @@ fn check_certifies_a_gmm_jacobian_whose_maximum_is_not_the_first_component() {
     );
     assert_eq!(out.matches(" 1      1         0 ").count(), 2, "{out}");
 }
+
+/// GradBench's own `hello` eval (its Python sources) against `adora gradbench`, through a
+/// minimal intermediary; then `gradbench-check` on the log. Needs a GradBench checkout
+/// (`GRADBENCH_DIR`) and a Python with numpy and pydantic (`GRADBENCH_PYTHON`); the other
+/// evals validate with GradBench's C++ tool, which needs its build.
+#[test]
+fn gradbench_hello_eval_end_to_end() {
+    use std::io::{BufRead, BufReader};
+    let (Ok(dir), Ok(python)) = (
+        std::env::var("GRADBENCH_DIR"),
+        std::env::var("GRADBENCH_PYTHON"),
+    ) else {
+        eprintln!("skipped: set GRADBENCH_DIR (a GradBench checkout) and GRADBENCH_PYTHON (a Python with numpy and pydantic) to run GradBench's hello eval");
+        return;
+    };
+    let spawn = |c: &mut Command| {
+        c.stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("spawn")
+    };
+    let mut eval = spawn(
+        Command::new(python)
+            .arg(format!(
+                "{dir}/python/gradbench/gradbench/evals/hello/run.py"
+            ))
+            .env("PYTHONPATH", format!("{dir}/python/gradbench")),
+    );
+    let mut tool = spawn(Command::new(env!("CARGO_BIN_EXE_adora")).arg("gradbench"));
+    let (mut eval_in, mut tool_in) = (eval.stdin.take().unwrap(), tool.stdin.take().unwrap());
+    let mut eval_out = BufReader::new(eval.stdout.take().unwrap());
+    let mut tool_out = BufReader::new(tool.stdout.take().unwrap());
+    let (mut log, mut analyses) = (String::new(), Vec::new());
+    let mut line = String::new();
+    while eval_out.read_line(&mut line).unwrap() > 0 {
+        let msg: Json = serde_json::from_str(&line).unwrap();
+        tool_in.write_all(line.as_bytes()).unwrap();
+        let mut resp = String::new();
+        tool_out.read_line(&mut resp).unwrap();
+        eval_in.write_all(resp.as_bytes()).unwrap();
+        let r: Json = serde_json::from_str(&resp).unwrap();
+        log += &format!(
+            "{}\n{}\n",
+            json!({"elapsed": {"nanoseconds": 0}, "message": msg}),
+            json!({"elapsed": {"nanoseconds": 0}, "response": r})
+        );
+        if msg["kind"] == "analysis" {
+            analyses.push(msg);
+        }
+        line.clear();
+    }
+    drop((eval_in, tool_in));
+    let _ = (eval.wait(), tool.wait());
+    assert_eq!(analyses.len(), 8, "{log}");
+    assert!(analyses.iter().all(|a| a["valid"] == true), "{analyses:?}");
+    let o = check_log_text("hello-e2e", &log);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
