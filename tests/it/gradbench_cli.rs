@@ -206,6 +206,8 @@ fn unknown_evals_and_bad_inputs_are_unsuccessful_responses() {
         json!({"id": 2, "kind": "evaluate", "module": "det", "function": "primal", "input": {"A": [1, 2, 3], "ell": 2}}),
         json!({"id": 3, "kind": "evaluate", "module": "hello", "function": "cube", "input": 2}),
         json!({"id": 4, "kind": "evaluate", "module": "llsq", "function": "primal", "input": {"x": [1]}}),
+        json!({"id": 5, "kind": "evaluate", "module": "hello", "function": "square", "input": 1e308}),
+        json!({"id": 6, "kind": "evaluate", "module": "gmm", "function": "objective", "input": {"d": 2, "m": u64::MAX}}),
     ]
     .iter()
     .map(|m| format!("{m}\n"))
@@ -216,7 +218,7 @@ fn unknown_evals_and_bad_inputs_are_unsuccessful_responses() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(rs.len(), 4);
+    assert_eq!(rs.len(), 6);
     for r in &rs {
         assert_eq!(r["success"], false, "{r}");
         assert!(r["error"].is_string(), "{r}");
@@ -231,6 +233,15 @@ fn unknown_evals_and_bad_inputs_are_unsuccessful_responses() {
         .unwrap()
         .contains("no function `cube`"));
     assert!(rs[3]["error"].as_str().unwrap().contains("no field `n`"));
+    // (1e308)² is no double: no `null` output, an unsuccessful response.
+    assert!(rs[4]["error"]
+        .as_str()
+        .unwrap()
+        .contains("not a finite double"));
+    assert!(rs[5]["error"]
+        .as_str()
+        .unwrap()
+        .contains("gmm serves d, m <="));
 }
 
 #[test]

@@ -161,6 +161,10 @@ pub enum Arg {
     Exact(Value<Rat>),
 }
 
+/// The largest count the adapter itself turns into an array or a loop (llsq's `n`,
+/// ode's `s`, gmm's `d` and `m`); GradBench's largest are 16392, 100, 128 and 0.
+pub const MAX_COUNT: u64 = 10_000_000;
+
 /// The largest `ell` of `det` served: the program keeps `2^ell` minors.
 pub const MAX_DET_ELL: u64 = 20;
 
@@ -191,8 +195,10 @@ pub fn program_inputs(eval: &Eval, input: &Json) -> Result<Vec<(&'static str, Ar
         "hello" => vec![("x", Arg::Json(input.clone()))],
         "llsq" => {
             let n = count("n")?;
-            if n < 2 {
-                return Err(format!("llsq needs n >= 2 sample points (got n = {n})"));
+            if !(2..=MAX_COUNT).contains(&n) {
+                return Err(format!(
+                    "llsq serves 2 <= n <= {MAX_COUNT} sample points (got n = {n})"
+                ));
             }
             let mut out = js(&[("x", "x")])?;
             out.push(("t", Arg::Exact(Value::real_vector(grid(n)))));
@@ -231,8 +237,10 @@ pub fn program_inputs(eval: &Eval, input: &Json) -> Result<Vec<(&'static str, Ar
         "lse" => js(&[("x", "x")])?,
         "ode" => {
             let s = count("s")?;
-            if s == 0 {
-                return Err("ode needs s >= 1 steps".into());
+            if !(1..=MAX_COUNT).contains(&s) {
+                return Err(format!(
+                    "ode serves 1 <= s <= {MAX_COUNT} steps (got s = {s})"
+                ));
             }
             let h = Rat::new(2.into(), (s as i64).into());
             let mut out = js(&[("x", "x")])?;
@@ -242,6 +250,11 @@ pub fn program_inputs(eval: &Eval, input: &Json) -> Result<Vec<(&'static str, Ar
         "gmm" => {
             let d = count("d")?;
             let m = count("m")?;
+            if d > MAX_COUNT || m > MAX_COUNT {
+                return Err(format!(
+                    "gmm serves d, m <= {MAX_COUNT} (got d = {d}, m = {m})"
+                ));
+            }
             let mut out = js(&[
                 ("alpha", "alpha"),
                 ("mu", "mu"),

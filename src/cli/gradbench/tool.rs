@@ -48,7 +48,8 @@ pub struct Tool<'e> {
     pub opts: EvalOptions,
 }
 
-/// A number as JSON (`null` for a non-finite one, which JSON cannot write).
+/// A number as JSON (`null` for a non-finite one, which JSON cannot write; answers with
+/// one are unsuccessful responses).
 pub fn number<S: Scalar>(x: &S) -> Json {
     serde_json::Number::from_f64(x.approx_f64()).map_or(Json::Null, Json::Number)
 }
@@ -181,6 +182,16 @@ impl Tool<'_> {
             answer.get_or_insert(out);
         }
         let out = answer.expect("one run at least");
+        if let Some(x) = out
+            .numbers()
+            .into_iter()
+            .find(|x| !x.approx_f64().is_finite())
+        {
+            return Err(format!(
+                "the answer has a number that is not a finite double (it rounds to {}), which JSON cannot carry",
+                x.approx_f64()
+            ));
+        }
         Ok((out.to_json(&number::<S>), timings))
     }
 }
