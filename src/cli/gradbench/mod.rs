@@ -6,16 +6,20 @@
 //! |---|---|
 //! | [`evals`] | the evals served: programs, functions, input mapping |
 //! | [`compute`] | one evaluate: load at the input's sizes, run, shape the answer |
+//! | [`out`] | an answer in the eval's JSON shape |
 //! | [`tool`] | the protocol over standard input and output |
-//! | [`check`] | a log's evaluates recomputed and compared, the table |
+//! | [`check`] | a log's evaluates recomputed, the table |
+//! | [`agree`] | one case: the tool's output against our numbers |
 //!
 //! Derivatives are engines' (default `soac`, the reverse mode of *AD for an Array
 //! Language with Nested Parallelism*, §4, redundant execution; docs/engines/soac.md),
 //! checked against the reference in the project's property suite; exact in exact mode.
 
+pub mod agree;
 pub mod check;
 pub mod compute;
 pub mod evals;
+pub mod out;
 pub mod tool;
 
 use super::error::CliError;

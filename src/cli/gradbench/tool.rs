@@ -14,8 +14,9 @@
 //! a `kind`, or an `evaluate` without `module`/`function`/`input`, is bad input: a
 //! message on standard error with the line number, exit 2.
 
-use super::compute::{Job, Out};
+use super::compute::Job;
 use super::evals::{self, Numbers};
+use super::out::Out;
 use crate::cli::error::CliError;
 use crate::cli::inputs::plain_error;
 use adora_core::diag::ErrorKind;
