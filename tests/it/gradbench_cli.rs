@@ -319,7 +319,8 @@ fn check_flags_zero_vectors_that_gradbench_passes() {
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(
-        out.contains("disagree: ode/gradient id 20") && out.contains("passes it"),
+        out.contains("disagree: ode/gradient id 20")
+            && out.contains("passes it; the log's analysis says valid"),
         "{out}"
     );
     // lse at n = 20000: every softmax component is below 1e-4.

@@ -41,6 +41,8 @@ struct Case {
     input: Json,
     description: Option<String>,
     response: Option<Json>,
+    /// The log's `analysis` of this evaluate: GradBench's own verdict (`valid`).
+    analysis: Option<bool>,
 }
 
 /// Reads the log: the `evaluate` messages in order, each with its response.
@@ -71,6 +73,14 @@ fn read_log(path: &Path) -> Result<Vec<Case>, CliError> {
                 .get("id")
                 .cloned()
                 .ok_or_else(|| bad(n, "a message without `id`".into()))?;
+            if kind == Some("analysis") {
+                let of = m.get("of");
+                let valid = m.get("valid").and_then(Json::as_bool);
+                if let Some(c) = cases.iter_mut().rev().find(|c| Some(&c.id) == of) {
+                    c.analysis = valid;
+                }
+                continue;
+            }
             if kind != Some("evaluate") {
                 continue;
             }
@@ -94,6 +104,7 @@ fn read_log(path: &Path) -> Result<Vec<Case>, CliError> {
                     .and_then(Json::as_str)
                     .map(str::to_string),
                 response: None,
+                analysis: None,
             });
         } else if let Some(r) = j.get("response") {
             let id = r
@@ -188,12 +199,17 @@ pub fn check(
             );
             match v {
                 Verdict::Disagree(e, why) => disagreements.push(format!(
-                    "{at}: {why}; relative error {:.3e}; GradBench's 1e-4 check {}",
+                    "{at}: {why}; relative error {:.3e}; GradBench's 1e-4 check {}{}",
                     e.rel,
                     if e.gradbench_passes {
                         "passes it"
                     } else {
                         "fails it too"
+                    },
+                    match c.analysis {
+                        Some(true) => "; the log's analysis says valid",
+                        Some(false) => "; the log's analysis says invalid",
+                        None => "",
                     }
                 )),
                 Verdict::Agree(e) if e.zero_answer => notes.push(format!(
