@@ -10,7 +10,7 @@ use crate::gen::strategy::CaseStrategy;
 use crate::gen::Case;
 use crate::gen::RetKind;
 use crate::props::{
-    backend, ball, bot, bot_claims, cost, dual, dual_baselines, dual_dag, dual_delta,
+    backend, ball, bot, bot_claims, conventions, cost, dual, dual_baselines, dual_dag, dual_delta,
     dual_delta_core, dual_symbolic, dual_symbolic_rev, engines, kit, lang, linear, linear_claims,
     linear_rings, linear_unzip, pullback, sem_arrays, semantics, soac, soac_costs, soac_framework,
     soac_loops, soac_maps, soac_reverse, soac_rules, soac_while, tssa_deriv, tssa_lower,
@@ -151,6 +151,7 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(kit::properties());
     out.extend(soac::properties());
     out.extend(engines::properties());
+    out.extend(conventions::properties());
     out.extend(soac_rules::properties());
     out.extend(soac_maps::properties());
     out.extend(soac_costs::properties());

@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod bot;
+pub mod conventions;
 pub mod dual;
 pub mod engine;
 pub mod ir;

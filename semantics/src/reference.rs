@@ -198,6 +198,29 @@ pub fn jvp<F: Scalar>(
     Ok((primal(&out), out.map_reals(&mut |d| d.tangent(0))))
 }
 
+/// One sparse row of a Jacobian: `(k, ∂y/∂x_k)` for the non-zero partial derivatives.
+pub type JacobianRow<F> = Vec<(usize, F)>;
+
+/// The value of `f` and its Jacobian, one sparse row per real scalar of the result (in
+/// [`Value::real_scalars`] order): the partial derivatives `(k, ∂y/∂x_k)` with respect to
+/// the real scalars `x_k` of the inputs (numbered in the inputs' `real_scalars` order),
+/// zeros left out. One evaluation at dual numbers seeded with every input, as
+/// [`gradient`] and [`vjp`] do; `adora difftest` reads condition numbers off it.
+pub fn jacobian<F: Scalar>(
+    f: &Function,
+    inputs: &[Value<F>],
+    opts: &EvalOptions,
+) -> Result<(Value<F>, Vec<JacobianRow<F>>)> {
+    let (duals, _) = seed_all(inputs);
+    let (out, _) = eval(f, &duals, opts)?;
+    let rows = out
+        .real_scalars()
+        .into_iter()
+        .map(|y| y.tangents().to_vec())
+        .collect();
+    Ok((primal(&out), rows))
+}
+
 /// Vector-Jacobian product: value and, per parameter, the cotangent of the input for the
 /// output cotangent `cotangent` (shaped like the result).
 pub fn vjp<F: Scalar>(

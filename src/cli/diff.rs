@@ -9,7 +9,6 @@ use super::{Format, Numeric, RunArgs, ALL_ENGINES};
 use adora_core::diag::ErrorKind;
 use adora_rewrites::engine::harness::{self, Mode, Query};
 use adora_rewrites::engine::{self, Engine};
-use adora_semantics::conventions::Conventions;
 use adora_semantics::eval::{EvalOptions, EvalStats};
 use adora_semantics::io::{to_json, to_text};
 use adora_semantics::reference::Gradient;
@@ -26,20 +25,6 @@ use serde_json::json;
 pub fn select_engines(a: &RunArgs) -> Result<Vec<Box<dyn Engine>>, CliError> {
     let opts = a.engine_options();
     let bad = |d: adora_core::diag::Diagnostic| inputs::plain_error(d.kind, d.message);
-    let conventions = Conventions::from(a.conventions);
-    match a.engine.as_deref() {
-        Some(name) if conventions != Conventions::Futhark && name != engine::reference().name() => {
-            return Err(inputs::plain_error(
-                ErrorKind::Unsupported,
-                format!(
-                    "`--conventions {conventions}` is implemented by the reference only; engine{} `{name}` compute{} the `futhark` conventions (docs/conventions.md, \"Profiles\")",
-                    if name == ALL_ENGINES { "s" } else { "" },
-                    if name == ALL_ENGINES { "" } else { "s" },
-                ),
-            ))
-        }
-        _ => {}
-    }
     let Some(name) = a.engine.as_deref() else {
         return Ok(vec![
             engine::configure(engine::reference(), &opts).map_err(bad)?

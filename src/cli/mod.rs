@@ -99,6 +99,10 @@ enum Command {
         /// The value of a size parameter of the entry point, `NAME=N` (repeatable).
         #[arg(long = "size", value_name = "NAME=N")]
         sizes: Vec<String>,
+        /// Show the program lowered for a profile of derivative conventions, so that its
+        /// `futhark` derivative is the profile's (docs/conventions.md, "Every engine").
+        #[arg(long, value_enum, default_value = "futhark")]
+        conventions: ConventionsArg,
     },
     /// Linearize a program (seed 002 JVP): print its Linear A form (non-linear ; linear).
     #[command(after_help = EXIT_CODES)]
@@ -158,7 +162,7 @@ enum Command {
     #[command(name = "gradbench-check", after_help = EXIT_CODES)]
     GradbenchCheck(gradbench::CheckArgs),
     /// Differential testing: export golden programs to JAX or PyTorch, run them in the
-    /// project's Python environment, compare values and gradients with ours
+    /// project's Python environment, compare values, gradients, JVPs and VJPs with ours
     /// (docs/oracle.md).
     #[command(after_help = EXIT_CODES)]
     Difftest {
@@ -371,9 +375,19 @@ pub fn run(cli: Cli) -> u8 {
             engine,
             checkpoint,
             sizes,
+            conventions,
         } => {
             let opts = engine_options(checkpoint);
-            show::show(&file, &stage, &entry, engine.as_deref(), &opts, &sizes).map(|()| OK)
+            show::show(
+                &file,
+                &stage,
+                &entry,
+                engine.as_deref(),
+                &opts,
+                &sizes,
+                conventions.into(),
+            )
+            .map(|()| OK)
         }
         Command::Linearize { file, entry, sizes } => {
             show::linearize(&file, &entry, &sizes).map(|()| OK)

@@ -1,12 +1,16 @@
 //! `adora show FILE --stage S [--engine E]`: the program after a named stage, as valid
-//! source; `--stage grad|vjp|jvp` prints engine `E`'s derivative program.
+//! source; `--stage grad|vjp|jvp` prints engine `E`'s derivative program. With
+//! `--conventions jax|pytorch` the stages start from the program lowered for that profile
+//! (adora_rewrites::conventions; docs/conventions.md, "Every engine").
 
 use super::error::CliError;
 use super::inputs;
 use super::names::all_stages;
 use super::sizes::Sizing;
 use adora_core::diag::ErrorKind;
+use adora_rewrites::conventions::lower;
 use adora_rewrites::engine::{self, Engine, EngineOptions, Question};
+use adora_semantics::conventions::Conventions;
 use std::path::Path;
 
 /// `adora show`.
@@ -17,14 +21,23 @@ pub fn show(
     engine: Option<&str>,
     opts: &EngineOptions,
     sizes: &[String],
+    conventions: Conventions,
 ) -> Result<(), CliError> {
     let sizing = Sizing {
         explicit: sizes,
         run: None,
     };
+    // The program lowered for `conventions` (itself under `futhark`).
+    let load = || -> Result<inputs::Loaded, CliError> {
+        let mut l = inputs::load(file, entry, sizing)?;
+        l.func = lower(&l.func, conventions)
+            .map_err(|d| inputs::render(&l, &d))?
+            .function;
+        Ok(l)
+    };
     if let Some(q) = Question::from_name(stage) {
         let e = program_engine(engine, q, opts)?;
-        let l = inputs::load(file, entry, sizing)?;
+        let l = load()?;
         let dp = e.program(&l.func, q).map_err(|d| inputs::render(&l, &d))?;
         let text = adora_core::pretty::function(&dp.function);
         print!("{text}");
@@ -40,6 +53,15 @@ pub fn show(
                 "{} is an engine option: it applies to the derivative stages (grad, vjp, jvp), not to `{stage}`",
                 o.flag()
             ),
+        ));
+    }
+    let tssa = adora_rewrites::tssa::pipeline::STAGES
+        .iter()
+        .any(|(n, _)| *n == stage);
+    if conventions != Conventions::Futhark && (stage == "parse" || tssa) {
+        return Err(inputs::plain_error(
+            ErrorKind::Input,
+            format!("`--conventions` applies to the stages of elaborated programs (inline, bot, delta, plan, grad, vjp, jvp), not to `{stage}`"),
         ));
     }
     if let Some(text) = tssa_stage(file, stage, entry, engine, sizing)? {
@@ -61,11 +83,11 @@ pub fn show(
             print!("{}", adora_core::pretty::program(&p));
         }
         "inline" => {
-            let l = inputs::load(file, entry, sizing)?;
+            let l = load()?;
             print!("{}", adora_core::pretty::function(&l.func));
         }
         "bot" | "delta" => {
-            let l = inputs::load(file, entry, sizing)?;
+            let l = load()?;
             let text = match stage {
                 "bot" => adora_rewrites::bot::show(&l.func),
                 _ => adora_rewrites::dual::delta_text(&l.func),
@@ -77,7 +99,7 @@ pub fn show(
             }
         }
         "plan" => {
-            let l = inputs::load(file, entry, sizing)?;
+            let l = load()?;
             let p = adora_gpu::plan::plan(&l.func).map_err(|d| inputs::render(&l, &d))?;
             print!("{}", adora_gpu::plan::show(&p));
         }

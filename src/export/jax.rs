@@ -234,4 +234,23 @@ def _value_and_grad(f, args, ks):
         return value, None
     g = jax.grad(f, argnums=tuple(ks))(*args)
     return value, dict(zip(ks, g))
+
+
+def _on_reals(f, args, ks):
+    def g(*reals):
+        a = list(args)
+        for k, r in zip(ks, reals):
+            a[k] = r
+        return f(*a)
+    return g
+
+
+def _jvp(f, args, ks, ts):
+    _, t = jax.jvp(_on_reals(f, args, ks), tuple(args[k] for k in ks), tuple(ts))
+    return t
+
+
+def _vjp(f, args, ks, ct):
+    _, pull = jax.vjp(_on_reals(f, args, ks), *[args[k] for k in ks])
+    return dict(zip(ks, pull(ct)))
 "#;

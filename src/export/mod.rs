@@ -1,8 +1,10 @@
 //! `adora export F --to jax|pytorch`: a program and its inputs as a self-contained Python
 //! module for JAX or PyTorch (docs/oracle.md, "Export"). The module defines
 //! `program(...)` (the elaborated entry point, [`emit`]), the inputs as exact values and
-//! as the IEEE doubles used, and a `main` that prints the value and, for a scalar `R`
-//! result, the gradient as JSON. One runtime prelude per target: [`jax`], [`pytorch`].
+//! as the IEEE doubles used, and a `main` that prints the value, for a scalar `R` result
+//! the gradient, for an `R` array result the JVP along the probing tangent
+//! ([`probe_tangent`]) and, for a non-scalar one, the VJP of the probing cotangent
+//! ([`probe_cotangent`]), as JSON. One runtime prelude per target: [`jax`], [`pytorch`].
 
 pub mod emit;
 pub mod jax;
@@ -12,6 +14,9 @@ use adora_core::ast::Function;
 use adora_core::check::node_types;
 use adora_core::diag::Result;
 use adora_core::types::{Base, Type};
+use adora_semantics::Rat;
+use num_bigint::BigInt;
+use num_traits::ToPrimitive;
 
 /// The Python system an exported module runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,8 +118,60 @@ pub fn module(
         out.push_str(&format!("{:?}, ", p.name));
     }
     out.push_str("]\n");
+    out.push_str(&probes(inputs, &f.ret));
     out.push_str(MAIN);
     Ok(out)
+}
+
+/// Entry `k` of the probing tangent: the `k`-th real of the inputs (row-major over the
+/// real leaves, in order) moves by `((7k + 3) mod 9 - 4) / 2`, a dyadic in `[-2, 2]` that
+/// a double holds exactly, so both sides differentiate along the same direction.
+pub fn probe_tangent(k: usize) -> Rat {
+    Rat::new(BigInt::from((7 * k + 3) % 9) - 4, BigInt::from(2))
+}
+
+/// Entry `k` of the probing cotangent of an `R` array result (row-major):
+/// `((5k + 1) mod 7 - 3) / 2`, a dyadic in `[-3/2, 3/2]`.
+pub fn probe_cotangent(k: usize) -> Rat {
+    Rat::new(BigInt::from((5 * k + 1) % 7) - 3, BigInt::from(2))
+}
+
+/// The module's `TANGENTS` (per input leaf: the probing tangent of a real leaf, `None`
+/// otherwise) and `COTANGENT` (`(shape, entries)` of the probing cotangent for an `R`
+/// array result, `None` otherwise).
+fn probes(inputs: &[Input], ret: &Type) -> String {
+    let mut next = 0usize;
+    let mut out = String::from(
+        "# The probing tangent per input leaf (None: not real) and the probing cotangent of\n# the result (shape, entries; None: not a real array), exact dyadics.\nTANGENTS = [",
+    );
+    for i in inputs {
+        if i.base == Base::R {
+            let ts: Vec<String> = (0..i.exact.len())
+                .map(|_| {
+                    next += 1;
+                    dyadic_text(&probe_tangent(next - 1))
+                })
+                .collect();
+            out.push_str(&format!("[{}], ", quoted(&ts)));
+        } else {
+            out.push_str("None, ");
+        }
+    }
+    out.push_str("]\nCOTANGENT = ");
+    match ret {
+        Type::Array(Base::R, shape) => {
+            let n: usize = shape.iter().product();
+            let cs: Vec<String> = (0..n).map(|k| dyadic_text(&probe_cotangent(k))).collect();
+            out.push_str(&format!("({}, [{}])\n", py_shape(shape), quoted(&cs)));
+        }
+        _ => out.push_str("None\n"),
+    }
+    out
+}
+
+/// A dyadic rational as a decimal Python reads exactly.
+fn dyadic_text(r: &Rat) -> String {
+    format!("{:?}", r.to_f64().unwrap_or(f64::NAN))
 }
 
 /// The Python tree of leaf indices of a parameter of type `ty`, numbering from `*next`.
@@ -153,8 +210,9 @@ fn quoted(xs: &[String]) -> String {
 }
 
 /// The module's `main`: runs `program` on `INPUTS` and prints one JSON object with the
-/// target, its version, the value and (scalar `R` result) the gradient keyed by input
-/// name; non-finite doubles as the strings `"inf"`, `"-inf"`, `"nan"` (docs/json.md).
+/// target, its version, the value, (scalar `R` result) the gradient keyed by input name,
+/// (`R` array result) the JVP along `TANGENTS` and (non-scalar) the VJP of `COTANGENT`
+/// keyed by input name; non-finite doubles as the strings `"inf"`, `"-inf"`, `"nan"` (docs/json.md).
 const MAIN: &str = r#"
 
 def _json(v):
@@ -196,6 +254,18 @@ def main():
             if any(INPUTS[k][1] == "R" for k in _leaf_ids(t)):
                 g = _tree(t, [leaf_grad(k) for k in range(len(INPUTS))])
                 out["gradient"][p] = _json(_tolist(g))
+    reals = [k for k in ks if TANGENTS[k] is not None]
+    if reals and COTANGENT is not None and not isinstance(value, tuple) and _isreal(value):
+        ts = [_input("R", INPUTS[k][2], TANGENTS[k]) for k in reals]
+        out["jvp"] = _json(_tolist(_jvp(_flat_program, leaves, reals, ts)))
+        if len(COTANGENT[0]) > 0:
+            ct = _input("R", COTANGENT[0], COTANGENT[1])
+            vj = _vjp(_flat_program, leaves, reals, ct)
+            out["vjp"] = {}
+            for p, t in zip(PARAM_NAMES, PARAMS):
+                if any(INPUTS[k][1] == "R" for k in _leaf_ids(t)):
+                    g = _tree(t, [vj[k] if k in vj else _zeros(INPUTS[k][1], INPUTS[k][2]) for k in range(len(INPUTS))])
+                    out["vjp"][p] = _json(_tolist(g))
     print(json.dumps(out))
 
 

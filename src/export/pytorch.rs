@@ -234,4 +234,26 @@ def _value_and_grad(f, args, ks):
         return value, {k: torch.zeros_like(args[k]) for k in ks}
     gs = torch.autograd.grad(value, [args[k] for k in ks], allow_unused=True)
     return value, {k: (torch.zeros_like(args[k]) if g is None else g) for k, g in zip(ks, gs)}
+
+
+def _jvp(f, args, ks, ts):
+    def g(*reals):
+        a = list(args)
+        for k, r in zip(ks, reals):
+            a[k] = r
+        return f(*a)
+    primals = tuple(args[k].detach().clone() for k in ks)
+    _, t = torch.autograd.functional.jvp(g, primals, tuple(ts))
+    return t
+
+
+def _vjp(f, args, ks, ct):
+    a = [x.detach().clone() if torch.is_tensor(x) else x for x in args]
+    for k in ks:
+        a[k] = a[k].requires_grad_(True)
+    value = f(*a)
+    if not value.requires_grad:
+        return {k: torch.zeros_like(a[k]) for k in ks}
+    gs = torch.autograd.grad(value, [a[k] for k in ks], grad_outputs=ct, allow_unused=True)
+    return {k: (torch.zeros_like(a[k]) if g is None else g) for k, g in zip(ks, gs)}
 "#;

@@ -278,3 +278,66 @@ fn difftest_random_programs_are_tabulated_and_disagreements_saved_or_is_skipped(
     assert_eq!(under_jax.status.code(), Some(0), "{}", stdout(&under_jax));
     let _ = std::fs::remove_dir_all(&save);
 }
+
+/// The probing tangent and cotangent of an exported module, and the JVP and VJP each
+/// system computes along them, against values derived by hand: for `x * x` at `x = [1, 2]`
+/// the tangent is `[-1/2, -3/2]` (`((7k + 3) mod 9 - 4) / 2`), so the JVP is
+/// `2x·t = [-1, -6]`; the cotangent is `[-1, 3/2]` (`((5k + 1) mod 7 - 3) / 2`), so the
+/// VJP is `2x·c = [-2, 6]`. The module text is checked everywhere; running it is skipped
+/// where the environment is missing.
+#[test]
+fn exported_jvp_and_vjp_follow_the_probing_directions() {
+    let dir = std::env::temp_dir().join(format!("adora-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("square.adl");
+    std::fs::write(&f, "def main(x: R[2]) -> R[2] =\n  x * x\n").unwrap();
+    for (to, module) in [("jax", "jax"), ("pytorch", "torch")] {
+        let out = dir.join(format!("probe_{to}.py"));
+        let o = adora(&[
+            "export",
+            f.to_str().unwrap(),
+            "--to",
+            to,
+            "--input",
+            "x=[1, 2]",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.contains("TANGENTS = [[\"-0.5\", \"-1.5\"], ]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("COTANGENT = ((2,), [\"-1.0\", \"1.5\"])"),
+            "{text}"
+        );
+        let python = Path::new(".venv/bin/python");
+        let has = std::process::Command::new(python)
+            .args(["-c", &format!("import {module}")])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !has {
+            println!("skipped: {} cannot import {module}", python.display());
+            continue;
+        }
+        let run = std::process::Command::new(python)
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(json["jvp"], serde_json::json!([-1.0, -6.0]), "{to}: {json}");
+        assert_eq!(
+            json["vjp"]["x"],
+            serde_json::json!([-2.0, 6.0]),
+            "{to}: {json}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -36,6 +36,7 @@ use adora_core::types::Type;
 use adora_costmodel::measure;
 use adora_rewrites::engine::harness::{self, Answer, Query, Route};
 use adora_rewrites::engine::{self, DerivativeProgram, Engine, Question, Seed};
+use adora_semantics::eval::EvalOptions;
 use adora_semantics::reference;
 use adora_semantics::value::Value;
 use num_traits::Zero;
@@ -100,6 +101,24 @@ fn generate() -> Vec<Property> {
                 jvp_equals_reference,
             ));
         }
+        if answers(Question::Grad) || answers(Question::Jvp) {
+            for (profile, check) in [
+                (
+                    "jax",
+                    super::conventions::agrees_under_jax as fn(&dyn Engine, &Case) -> Outcome,
+                ),
+                ("pytorch", super::conventions::agrees_under_pytorch),
+            ] {
+                out.push(prop(
+                    &format!("agrees-under-{profile}"),
+                    "docs/conventions.md (\"Profiles\": engines agree with the reference under every profile)",
+                    format!("under the `{profile}` conventions, every route engine `{name}` offers for `grad` (for a real-scalar result; else `jvp` with random tangents) gives exactly the reference's answer under `{profile}`, at tie-rich inputs (each real replaced by -1, 0 or 1 with probability 3/4); an engine that answers under `futhark` may not refuse the lowered program (the figure: the fraction of cases whose answer differs from the `futhark` one)"),
+                    Some(Figure { label: "answer differs from futhark's (fraction)", agg: Agg::Mean }),
+                    RetKind::Any,
+                    check,
+                ));
+            }
+        }
         if answers(Question::Jvp) && answers(Question::Vjp) {
             out.push(prop(
             "adjoint-law",
@@ -137,7 +156,7 @@ fn generate() -> Vec<Property> {
 
 /// Whether the case's result is outside the results the engine accepts
 /// (`Engine::real_results_only`): it has an integer or boolean component.
-fn outside_results(e: &dyn Engine, case: &Case) -> bool {
+pub(crate) fn outside_results(e: &dyn Engine, case: &Case) -> bool {
     fn all_real(t: &Type) -> bool {
         match t {
             Type::Tuple(ts) => ts.iter().all(all_real),
@@ -154,7 +173,7 @@ fn vacuous_error(d: &Diagnostic) -> bool {
 }
 
 /// An engine or reference call: `Ok(None)` when the case is vacuous.
-fn call<T>(r: adora_core::Result<T>, what: &str) -> Result<Option<T>, String> {
+pub(crate) fn call<T>(r: adora_core::Result<T>, what: &str) -> Result<Option<T>, String> {
     match r {
         Ok(x) => Ok(Some(x)),
         Err(d) if vacuous_error(&d) => Ok(None),
@@ -171,11 +190,11 @@ macro_rules! or_vacuous {
     };
 }
 
-fn has_real_input(case: &Case) -> bool {
+pub(crate) fn has_real_input(case: &Case) -> bool {
     case.inputs.iter().any(|x| !reals(x).is_empty())
 }
 
-fn show_answer(a: &Answer<Rat>) -> String {
+pub(crate) fn show_answer(a: &Answer<Rat>) -> String {
     match a {
         Answer::Jvp(v, t) => format!("value {}, tangent {}", literal(v), literal(t)),
         Answer::Gradient(g) => {
@@ -193,7 +212,7 @@ fn show_answer(a: &Answer<Rat>) -> String {
     }
 }
 
-fn nonzero(a: &Answer<Rat>) -> bool {
+pub(crate) fn nonzero(a: &Answer<Rat>) -> bool {
     let g = a.clone().into_gradient();
     g.grads
         .iter()
@@ -211,7 +230,15 @@ fn grad_equals_reference(e: &dyn Engine, case: &Case) -> Outcome {
         harness::ask(r.as_ref(), &f, &case.inputs, &Query::Grad, &opts()),
         "the reference"
     ));
-    if let Some(out) = routes_agree(e, Question::Grad, &f, case, &Query::Grad, &want) {
+    if let Some(out) = routes_agree(
+        e,
+        Question::Grad,
+        &f,
+        &Query::Grad,
+        &want,
+        &case.inputs,
+        &opts(),
+    ) {
         return out;
     }
     Pass::figure(if nonzero(&want) { 1.0 } else { 0.0 })
@@ -220,28 +247,31 @@ fn grad_equals_reference(e: &dyn Engine, case: &Case) -> Outcome {
 /// Every route `e` offers for `q` answers `query` exactly as the reference did (`want`);
 /// `Some(outcome)` ends the case: a failure naming the first route that does not (with
 /// its program), an error of a route, or a vacuous case (a resource limit).
-fn routes_agree(
+pub(crate) fn routes_agree(
     e: &dyn Engine,
     q: Question,
     f: &adora_core::ast::Function,
-    case: &Case,
     query: &Query<Rat>,
     want: &Answer<Rat>,
+    inputs: &[Value<Rat>],
+    opts: &EvalOptions,
 ) -> Option<Outcome> {
     for route in harness::routes(e, q) {
         let what = format!("engine `{}` ({route:?})", e.name());
-        let got = match call(
-            harness::ask_by(e, route, f, &case.inputs, query, &opts()),
-            &what,
-        ) {
+        let got = match call(harness::ask_by(e, route, f, inputs, query, opts), &what) {
             Ok(Some(got)) => got,
             Ok(None) => return Some(Pass::vacuous()),
             Err(msg) => return Some(Err(msg)),
         };
         if &got != want {
+            // Under another profile than `futhark` the engine differentiated the lowered
+            // program (adora_rewrites::conventions).
+            let lowered = adora_rewrites::conventions::lower(f, opts.conventions)
+                .map(|l| l.function)
+                .unwrap_or_else(|_| f.clone());
             let program = match route {
                 Route::Program => e
-                    .program(f, q)
+                    .program(&lowered, q)
                     .map(|dp| adora_core::pretty::function(&dp.function))
                     .unwrap_or_default(),
                 Route::Runtime => String::new(),
@@ -268,7 +298,7 @@ fn jvp_equals_reference(e: &dyn Engine, case: &Case) -> Outcome {
         harness::ask(r.as_ref(), &f, &case.inputs, &query, &opts()),
         "the reference"
     ));
-    if let Some(out) = routes_agree(e, Question::Jvp, &f, case, &query, &want) {
+    if let Some(out) = routes_agree(e, Question::Jvp, &f, &query, &want, &case.inputs, &opts()) {
         return out;
     }
     Pass::figure(if nonzero(&want) { 1.0 } else { 0.0 })

@@ -13,6 +13,7 @@ pub mod backend;
 pub mod ball;
 pub mod bot;
 pub mod bot_claims;
+pub mod conventions;
 pub mod cost;
 pub mod dual;
 pub mod dual_baselines;

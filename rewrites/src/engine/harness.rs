@@ -9,12 +9,16 @@
 //! evaluated by the one evaluator (`adora_semantics::eval`) and its outputs unpacked by
 //! its signature ([`DerivativeProgram::unpack`]). [`compare`] then judges an answer
 //! against the reference's: exactly (`==`) in exact mode, within the relative tolerance
-//! [`F64_TOLERANCE`] in `f64` mode (rounding differs between engines).
+//! [`F64_TOLERANCE`] in `f64` mode (rounding differs between engines). Under a convention
+//! profile other than `futhark` (`EvalOptions::conventions`), an engine that does not
+//! implement the profiles itself ([`Engine::implements_conventions`]: all but the
+//! reference) answers for the program lowered by `crate::conventions::lower`.
 
 use super::program::{DerivativeProgram, Question, Seed};
 use super::{Derivatives, Engine, Runtime};
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+use adora_semantics::conventions::Conventions;
 use adora_semantics::eval::{eval, EvalOptions};
 use adora_semantics::reference::{self, Gradient};
 use adora_semantics::scalar::{Interval, Scalar};
@@ -252,6 +256,16 @@ fn answer_route<S: Mode>(
     query: &Query<S>,
     opts: &EvalOptions,
 ) -> Result<Answer<S>> {
+    if !e.implements_conventions() && opts.conventions != Conventions::Futhark {
+        // Another profile than `futhark`: the engine differentiates the lowered program
+        // under `futhark` (crate::conventions), whose derivative is the profile's.
+        let lowered = crate::conventions::lower(f, opts.conventions)?.function;
+        let futhark = EvalOptions {
+            conventions: Conventions::Futhark,
+            ..opts.clone()
+        };
+        return answer_route(e, route, &lowered, inputs, query, &futhark);
+    }
     match route {
         Route::Program => {
             let dp = e.program(f, query.question())?;

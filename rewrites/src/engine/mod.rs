@@ -171,6 +171,12 @@ pub trait Engine: Sync {
     fn real_results_only(&self) -> bool {
         false
     }
+    /// Whether the engine implements the derivative conventions of `EvalOptions::conventions`
+    /// itself (the reference). For every other engine the harness answers under a profile
+    /// other than `futhark` from the program lowered by [`crate::conventions::lower`].
+    fn implements_conventions(&self) -> bool {
+        false
+    }
     /// The per-engine options the engine takes ([`EngineOptions`]; docs/architecture.md,
     /// "Engine options"); none by default.
     fn options(&self) -> &'static [EngineOption] {
@@ -262,6 +268,10 @@ impl<S: Scalar> Derivatives<S> for Reference {
 }
 
 impl Engine for Reference {
+    fn implements_conventions(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &str {
         "reference"
     }

@@ -11,6 +11,7 @@ mod bot_rules;
 mod bot_scaling;
 mod bot_sharing;
 mod bot_support;
+mod conventions_lowering;
 mod dual_errors;
 mod dual_fused_scatter_cost;
 mod dual_laws;

@@ -174,7 +174,7 @@ pub fn judge(
     };
     let mut worst = 0.0f64;
     let mut lines = Vec::new();
-    for (what, ours, theirs) in &ours {
+    for (what, ours, theirs, conds) in &ours {
         let flat = super::compare::flatten(theirs);
         if flat.len() != ours.len() {
             return Outcome::Disagree(format!(
@@ -183,13 +183,21 @@ pub fn judge(
                 ours.len()
             ));
         }
+        let cond = |k: usize| match conds.get(k).copied().flatten() {
+            Some(c) => format!(" (cond {})", show_cond(c)),
+            None => String::new(),
+        };
         let mut here = (0.0f64, 0usize);
         for (k, (o, t)) in ours.iter().zip(&flat).enumerate() {
             match agree(o, t) {
                 Some(u) if u > here.0 => here = (u, k),
                 Some(_) => {}
                 None => {
-                    return Outcome::Disagree(format!("{what}[{k}]: theirs {t}, ours {}", o.show()))
+                    return Outcome::Disagree(format!(
+                        "{what}[{k}]: theirs {t}, ours {}{}",
+                        o.show(),
+                        cond(k)
+                    ))
                 }
             }
         }
@@ -199,10 +207,32 @@ pub fn judge(
             Some(Num::F64(_)) => " (f64)",
             _ => "",
         };
+        let max_cond = conds
+            .iter()
+            .flatten()
+            .copied()
+            .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.max(c))));
         lines.push(format!(
-            "{what}{kind} max {:.1} ulps at [{}]",
-            here.0, here.1
+            "{what}{kind} max {:.1} ulps at [{}]{}{}",
+            here.0,
+            here.1,
+            cond(here.1),
+            match max_cond {
+                Some(c) if conds.len() > 1 => format!(", max cond {}", show_cond(c)),
+                _ => String::new(),
+            }
         ));
     }
     Outcome::Agree(worst, lines.join("; "))
+}
+
+/// A condition number for a report: three significant digits, `inf` for infinity.
+pub fn show_cond(c: f64) -> String {
+    if c.is_infinite() {
+        "inf".to_string()
+    } else if c == 0.0 || (0.01..1e4).contains(&c) {
+        format!("{}", (c * 100.0).round() / 100.0)
+    } else {
+        format!("{c:.2e}")
+    }
 }

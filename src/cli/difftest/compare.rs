@@ -3,6 +3,8 @@
 //! (docs/oracle.md, "Differential testing").
 
 use crate::cli::inputs::{self, render};
+use crate::export::{probe_cotangent, probe_tangent};
+use adora_core::types::{Base, Type};
 use adora_rewrites::engine::{self, harness};
 use adora_semantics::eval::EvalOptions;
 use adora_semantics::scalar::Interval;
@@ -17,11 +19,14 @@ pub const BOUND: f64 = 1e-9;
 /// The precision of the enclosures the float answers are compared against.
 pub const ENCLOSURE_BITS: usize = 128;
 
-/// Our numbers of each compared output: `(what, ours, theirs)`.
-pub type Ours<'t> = Vec<(String, Vec<Num>, &'t Json)>;
+/// Our numbers of each compared output: `(what, ours, theirs, conditions)`, the last the
+/// condition number of each of our numbers where one is known ([`conditions`]: the
+/// value's reals), else empty.
+pub type Ours<'t> = Vec<(String, Vec<Num>, &'t Json, Vec<Option<f64>>)>;
 
-/// Our value (the reference semantics) and, where the other side gave one, our gradient
-/// (the reference engine), against the other side's JSON.
+/// Our value (the reference semantics) and, where the other side gave them, our gradient,
+/// JVP along the probing tangent and VJP of the probing cotangent (the reference engine;
+/// `crate::export::probe_tangent`, `probe_cotangent`), against the other side's JSON.
 pub fn ours_all<'t, S: harness::Mode>(
     l: &inputs::Loaded,
     xs: &[Value<S>],
@@ -31,17 +36,91 @@ pub fn ours_all<'t, S: harness::Mode>(
     num: fn(&S) -> Num,
 ) -> Result<Ours<'t>, String> {
     let (v, _) = adora_semantics::eval::eval(&l.func, xs, opts).map_err(|d| render(l, &d).text)?;
-    let mut out = vec![("value".to_string(), nums(&v, num), &theirs["value"])];
+    let kappa = super::condition::conditions(l, xs, opts).unwrap_or_default();
+    // The input reals of each parameter, numbered as the gradient's and VJP's conditions.
+    let mut firsts = Vec::new();
+    let mut next = 0usize;
+    for x in xs {
+        firsts.push(next);
+        next += x.real_scalars().len();
+    }
+    let per_param = |c: &[f64], k: usize| -> Vec<f64> {
+        let len = xs[k].real_scalars().len();
+        c.get(firsts[k]..firsts[k] + len)
+            .map(<[f64]>::to_vec)
+            .unwrap_or_default()
+    };
+    let ours = nums(&v, num);
+    let conds = align(&ours, &kappa.value);
+    let mut out = vec![("value".to_string(), ours, &theirs["value"], conds)];
     if let Some(g) = theirs.get("gradient") {
         let ours =
             harness::gradient(reference, &l.func, xs, opts).map_err(|d| render(l, &d).text)?;
-        for (p, gi) in l.func.params.iter().zip(&ours.grads) {
+        for (k, (p, gi)) in l.func.params.iter().zip(&ours.grads).enumerate() {
             if let Some(gi) = gi {
-                out.push((format!("gradient {}", p.name), nums(gi, num), &g[&p.name]));
+                let ns = nums(gi, num);
+                let conds = align(&ns, &per_param(&kappa.gradient, k));
+                out.push((format!("gradient {}", p.name), ns, &g[&p.name], conds));
+            }
+        }
+    }
+    if theirs.get("jvp").is_some() || theirs.get("vjp").is_some() {
+        let bad = |d: adora_core::diag::Diagnostic| render(l, &d).text;
+        let mut k = 0usize;
+        let tangents: Vec<Option<Value<S>>> = xs
+            .iter()
+            .map(|x| {
+                (!x.real_scalars().is_empty()).then(|| {
+                    x.map_reals(&mut |_| {
+                        k += 1;
+                        <S as adora_semantics::scalar::Scalar>::from_rational(&probe_tangent(k - 1))
+                    })
+                })
+            })
+            .collect();
+        if let Some(t) = theirs.get("jvp") {
+            let (_, ours) = harness::jvp(reference, &l.func, xs, &tangents, opts).map_err(bad)?;
+            let ns = nums(&ours, num);
+            let conds = align(&ns, &kappa.jvp);
+            out.push(("jvp".to_string(), ns, t, conds));
+        }
+        if let (Some(t), Type::Array(Base::R, shape)) = (theirs.get("vjp"), &l.func.ret) {
+            let n: usize = shape.iter().product();
+            let data = (0..n)
+                .map(|k| <S as adora_semantics::scalar::Scalar>::from_rational(&probe_cotangent(k)))
+                .collect();
+            let ct = Value::reals(shape.clone(), data)
+                .ok_or_else(|| "the probing cotangent does not fit the result".to_string())?;
+            let ours = harness::vjp(reference, &l.func, xs, &ct, opts).map_err(bad)?;
+            for (k, (p, gi)) in l.func.params.iter().zip(&ours.grads).enumerate() {
+                if let Some(gi) = gi {
+                    let ns = nums(gi, num);
+                    let conds = align(&ns, &per_param(&kappa.vjp, k));
+                    out.push((format!("vjp {}", p.name), ns, &t[&p.name], conds));
+                }
             }
         }
     }
     Ok(out)
+}
+
+/// Condition numbers `c` (one per real) placed beside our numbers `ns` (`None` beside an
+/// integer or boolean); all `None` when the counts do not match (not known).
+fn align(ns: &[Num], c: &[f64]) -> Vec<Option<f64>> {
+    let reals = ns
+        .iter()
+        .filter(|n| matches!(n, Num::Exact(_) | Num::F64(_) | Num::Ball(..)))
+        .count();
+    if reals != c.len() {
+        return vec![None; ns.len()];
+    }
+    let mut it = c.iter().copied();
+    ns.iter()
+        .map(|n| match n {
+            Num::Exact(_) | Num::F64(_) | Num::Ball(..) => it.next(),
+            Num::Int(_) | Num::Bool(_) => None,
+        })
+        .collect()
 }
 
 /// One of our numbers.

@@ -1,12 +1,14 @@
 //! `adora difftest --against jax|pytorch [F…] [--random N --seed S]`: golden or randomly
 //! generated programs exported to JAX or PyTorch ([`super::export`]), run in the project's
-//! Python environment, and their values and gradients compared with ours (docs/oracle.md,
+//! Python environment, and their values, gradients, JVPs and VJPs (along the exported
+//! probing directions, `crate::export::probe_tangent`) compared with ours (docs/oracle.md,
 //! "Differential testing").
 //!
 //! | module | job |
 //! |---|---|
 //! | [`case`] | one program: export it, judge the other side's answer |
 //! | [`compare`] | one number: exact, enclosure or f64, error in ULPs |
+//! | [`condition`] | the condition number of each compared number |
 //! | [`batch`] | many modules in one Python process |
 //! | [`random`] | `--random`: generated programs, shrinking, the table per construct |
 //!
@@ -19,12 +21,15 @@
 //! reported (0 inside). Where no enclosure can be had (an undecidable comparison, a value
 //! outside the exponent range, an infinity or NaN) the answer is compared with our f64
 //! answer within the bound (NaN agrees with NaN, an infinity with the same infinity).
-//! Integers and booleans must be equal. Each agreeing program prints, per compared
-//! output, its largest error in ULPs and the component where it occurs.
+//! Integers and booleans must be equal. Every compared real carries its condition number
+//! ([`condition`]), so that a large error can be told from cancellation. Each agreeing
+//! program prints, per compared output, its largest error in ULPs, the component where it
+//! occurs and the condition numbers.
 
 mod batch;
 mod case;
 pub mod compare;
+mod condition;
 mod random;
 
 use super::error::CliError;

@@ -76,6 +76,7 @@ pub fn run(side: Side, args: &RandomArgs) -> bool {
     let target = side.target;
     let mut by_fragment = Table::default();
     let mut by_construct = Table::default();
+    let mut by_output = Table::default();
     let mut found: Vec<String> = Vec::new();
     let mut refusals: BTreeMap<String, usize> = BTreeMap::new();
     let mut start = 0;
@@ -90,6 +91,9 @@ pub fn run(side: Side, args: &RandomArgs) -> bool {
             by_fragment.add(case.fragment.name(), &outcome);
             for c in constructs(&case.program) {
                 by_construct.add(&c, &outcome);
+            }
+            for (what, o) in outputs(&outcome) {
+                by_output.add(&what, &o);
             }
             if let Outcome::Refused(why) = &outcome {
                 *refusals.entry(reason(why)).or_default() += 1;
@@ -114,6 +118,8 @@ pub fn run(side: Side, args: &RandomArgs) -> bool {
     by_fragment.print("fragment", true);
     println!();
     by_construct.print("construct", false);
+    println!();
+    by_output.print("output", false);
     if !refusals.is_empty() {
         println!("\nrefused, by reason:");
         for (why, n) in &refusals {
@@ -124,6 +130,33 @@ pub fn run(side: Side, args: &RandomArgs) -> bool {
         println!("\n{f}");
     }
     by_fragment.disagreements() > 0
+}
+
+/// The kinds of output an outcome compared (`value`, `gradient`, `jvp`, `vjp`), each with
+/// its own outcome: an agreement with its largest error in ULPs, or the disagreement.
+fn outputs(o: &Outcome) -> Vec<(String, Outcome)> {
+    let first = |what: &str| what.split([' ', '[', ':']).next().unwrap_or("").to_string();
+    match o {
+        Outcome::Agree(_, lines) => {
+            let mut out: Vec<(String, Outcome)> = Vec::new();
+            for seg in lines.split("; ") {
+                let ulps = seg
+                    .split(" max ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next())
+                    .and_then(|u| u.parse::<f64>().ok())
+                    .unwrap_or(0.0);
+                let kind = first(seg);
+                match out.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, Outcome::Agree(u, _))) => *u = u.max(ulps),
+                    _ => out.push((kind, Outcome::Agree(ulps, String::new()))),
+                }
+            }
+            out
+        }
+        Outcome::Disagree(why) => vec![(first(why), o.clone())],
+        Outcome::Refused(_) => Vec::new(),
+    }
 }
 
 /// A refusal's message without its file and position (`case3.adl:2:5: error[…]: …`).
