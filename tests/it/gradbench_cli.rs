@@ -468,3 +468,90 @@ fn gradbench_hello_eval_end_to_end() {
     let o = check_log_text("hello-e2e", &log);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
+
+/// Every engine that accepts a GradBench program agrees with the reference on it (the
+/// tool's default engine, `soac`, among them), exactly for the rational programs.
+#[test]
+fn every_engine_agrees_with_the_reference_on_the_programs() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/specs/gradbench");
+    let cases: &[(&str, &str, &[&str], &str)] = &[
+        ("hello", "main", &["x=3/7"], "exact"),
+        (
+            "llsq",
+            "main",
+            &["x=[1/2, -1/3, 2]", "t=[-1, -1/3, 1/3, 1]"],
+            "exact",
+        ),
+        (
+            "det",
+            "main",
+            &[
+                "a=[[1, 2, 0], [3, 4, 5], [7, 1, 2]]",
+                "sets=[0, 1, 2, 3, 4, 5, 6, 7]",
+            ],
+            "exact",
+        ),
+        (
+            "kmeans",
+            "main",
+            &[
+                "points=[[1, 2], [3, 1], [0, 0], [5, 5]]",
+                "centroids=[[0, 1], [4, 4]]",
+            ],
+            "exact",
+        ),
+        (
+            "ode",
+            "last",
+            &["x=[1/2, 2, 3, 1/4, 1]", "hs=[1, 1]"],
+            "exact",
+        ),
+        ("lse", "main", &["x=[0.5, -1, 2]"], "f64"),
+        (
+            "gmm",
+            "main",
+            &[
+                "alpha=[0.5, -0.25]",
+                "mu=[[0.1, 0.2], [0.3, -0.4]]",
+                "q=[[0.1, -0.2], [0.05, 0.3]]",
+                "l=[[0.7], [-0.3]]",
+                "x=[[1, 2], [0.5, -1], [0, 0.25]]",
+                "wm=1",
+                "gamma=1.5",
+                "lgd=0.5",
+            ],
+            "f64",
+        ),
+        (
+            "lstm",
+            "main",
+            &[
+                "mp=[[0.1, 0.2, 0.3, 0.4], [0.5, 0.6, 0.7, 0.8]]",
+                "ep=[[1], [0.3], [0.1]]",
+                "st=[[0.1], [0.3]]",
+                "sq=[[0.5], [0.2], [0.7]]",
+            ],
+            "f64",
+        ),
+    ];
+    for (eval, entry, inputs, numeric) in cases {
+        let file = format!("{dir}/{eval}/{eval}.adl");
+        let mut args = vec![
+            "grad",
+            &file,
+            "--entry",
+            entry,
+            "--engine",
+            "all",
+            "--numeric",
+            numeric,
+        ];
+        for i in *inputs {
+            args.extend(["--input", i]);
+        }
+        let o = adora(&args);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{eval}: {out}{}", stderr(&o));
+        assert!(out.contains("engine soac: agrees"), "{eval}: {out}");
+    }
+}
