@@ -153,12 +153,12 @@ enum Command {
         output: Option<PathBuf>,
     },
     /// A GradBench tool: speaks GradBench's protocol on standard input and output and
-    /// serves its evals hello, llsq, det, kmeans, ode, gmm, lstm with programs in our
+    /// serves its evals hello, llsq, det, kmeans, ode, lse, gmm, lstm with programs in our
     /// language (docs/gradbench.md).
     #[command(after_help = EXIT_CODES)]
     Gradbench(gradbench::ToolArgs),
     /// Re-validate a GradBench log: recompute every evaluate exactly (certified
-    /// enclosures for gmm, lstm) and compare the tool's outputs (docs/gradbench.md).
+    /// enclosures for lse, gmm, lstm) and compare the tool's outputs (docs/gradbench.md).
     #[command(name = "gradbench-check", after_help = EXIT_CODES)]
     GradbenchCheck(gradbench::CheckArgs),
     /// Differential testing: export golden programs to JAX or PyTorch, run them in the

@@ -38,7 +38,8 @@ pub const DEFAULT_ENGINE: &str = "soac";
 /// workloads need more steps than the command line's default.
 #[derive(Args, Debug, Clone)]
 pub struct Limits {
-    /// Most evaluation steps of one run before an unsuccessful response.
+    /// Most evaluation steps of one run (the tool: an unsuccessful response past it; the
+    /// check: the case is not checked).
     #[arg(long, value_name = "N", default_value_t = 100_000_000_000)]
     pub max_steps: u64,
     /// Most bytes of arrays one run may allocate.
