@@ -9,6 +9,7 @@ mod difftest;
 mod error;
 mod export;
 mod fuzz;
+mod gradbench;
 mod inputs;
 mod names;
 mod pullback;
@@ -151,6 +152,15 @@ enum Command {
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,
     },
+    /// A GradBench tool: speaks GradBench's protocol on standard input and output and
+    /// serves its evals hello, llsq, det, kmeans, ode, lse, gmm, lstm with programs in our
+    /// language (docs/gradbench.md).
+    #[command(after_help = EXIT_CODES)]
+    Gradbench(gradbench::ToolArgs),
+    /// Re-validate a GradBench log: recompute every evaluate exactly (certified
+    /// enclosures for lse, gmm, lstm) and compare the tool's outputs (docs/gradbench.md).
+    #[command(name = "gradbench-check", after_help = EXIT_CODES)]
+    GradbenchCheck(gradbench::CheckArgs),
     /// Differential testing: export golden programs to JAX or PyTorch, run them in the
     /// project's Python environment, compare values, gradients, JVPs and VJPs with ours
     /// (docs/oracle.md).
@@ -408,6 +418,8 @@ pub fn run(cli: Cli) -> u8 {
                 shrink_rounds,
             }),
         ),
+        Command::Gradbench(a) => gradbench::serve(&a),
+        Command::GradbenchCheck(a) => gradbench::check(&a),
         Command::Export { run, to, output } => {
             export::export(&run, to, output.as_ref()).map(|()| OK)
         }

@@ -108,7 +108,7 @@ fn json_given(sig: &sizes::Signature, path: &Path) -> Vec<Given> {
 }
 
 /// The shape of a JSON value read against `ty` (tuples are JSON arrays of their parts).
-fn json_shape(j: &serde_json::Value, ty: &SymType) -> Shaped {
+pub fn json_shape(j: &serde_json::Value, ty: &SymType) -> Shaped {
     match ty {
         SymType::Tuple(ts) => match j.as_array() {
             Some(js) if js.len() == ts.len() => {

@@ -15,6 +15,7 @@ mod conventions;
 mod export_oracle;
 mod float_inputs;
 mod fuzz_smoke;
+mod gradbench_cli;
 mod limits_elements;
 mod pullback_cli;
 mod regress_fuzz_findings;

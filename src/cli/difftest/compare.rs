@@ -180,7 +180,8 @@ pub fn flatten(j: &Json) -> Vec<Json> {
     }
 }
 
-fn their_f64(t: &Json) -> Option<f64> {
+/// The other side's number: a JSON number or `"inf"`, `"-inf"`, `"nan"`.
+pub fn their_f64(t: &Json) -> Option<f64> {
     match t {
         Json::Number(n) => n.as_f64(),
         Json::String(s) => match s.as_str() {
@@ -240,7 +241,7 @@ fn within(err: &Rat, r: &Rat) -> Option<f64> {
 }
 
 /// The gap between `x` and the next double away from zero (the smallest subnormal at 0).
-fn ulp(x: f64) -> f64 {
+pub fn ulp(x: f64) -> f64 {
     let a = x.abs();
     if a == 0.0 || !a.is_finite() {
         return f64::from_bits(1);

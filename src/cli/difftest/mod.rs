@@ -28,7 +28,7 @@
 
 mod batch;
 mod case;
-mod compare;
+pub mod compare;
 mod condition;
 mod random;
 
