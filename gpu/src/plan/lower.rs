@@ -141,6 +141,28 @@ impl Lower {
 
     /// Appends a kernel computing `kind` into `out`, with its variables renumbered.
     pub fn emit(&mut self, out: usize, tag: &str, mut kind: KernelKind) {
+        {
+            let ids = &mut self.ids;
+            let mut fresh = || ids.fresh();
+            match &mut kind {
+                KernelKind::Map { body, .. } => body.share_equal_operands(&mut fresh),
+                KernelKind::Reduce { init, body, .. } => {
+                    init.share_equal_operands(&mut fresh);
+                    body.share_equal_operands(&mut fresh);
+                }
+                KernelKind::Scan { init, step, .. } => {
+                    init.share_equal_operands(&mut fresh);
+                    step.share_equal_operands(&mut fresh);
+                }
+                KernelKind::Scatter { index, value, .. } => {
+                    index
+                        .iter_mut()
+                        .for_each(|i| i.share_equal_operands(&mut fresh));
+                    value.share_equal_operands(&mut fresh);
+                }
+                KernelKind::MatMul { .. } => {}
+            }
+        }
         let mut map: HashMap<VarId, VarId> = HashMap::new();
         let mut counters = Vec::new();
         let ids = &self.ids;

@@ -160,6 +160,46 @@ impl Sx {
         }
     }
 
+    /// Shares the operands of `a op a`: every binary node whose two operands are the same
+    /// expression (a square `e * e`, as `sum(q * q)` of a kernel-local `q` fuses to) and
+    /// more than a variable or constant becomes `let v = e in v op v`, with `v` from
+    /// `fresh`, so `e` is computed once. Bottom-up, so shared operands nest.
+    pub fn share_equal_operands(&mut self, fresh: &mut impl FnMut() -> VarId) {
+        match self {
+            Sx::Const(_) | Sx::Var(_) => {}
+            Sx::Load(_, _, ix) => ix.iter_mut().for_each(|i| i.share_equal_operands(fresh)),
+            Sx::Un(_, a) => a.share_equal_operands(fresh),
+            Sx::Bin(op, a, b) => {
+                a.share_equal_operands(fresh);
+                b.share_equal_operands(fresh);
+                if a == b && !matches!(**a, Sx::Const(_) | Sx::Var(_)) {
+                    let v = fresh();
+                    let e = std::mem::replace(&mut **a, Sx::Var(v));
+                    **b = Sx::Var(v);
+                    let op = *op;
+                    *self = Sx::Let(
+                        v,
+                        Box::new(e),
+                        Box::new(Sx::Bin(op, Box::new(Sx::Var(v)), Box::new(Sx::Var(v)))),
+                    );
+                }
+            }
+            Sx::Select(c, a, b) => {
+                c.share_equal_operands(fresh);
+                a.share_equal_operands(fresh);
+                b.share_equal_operands(fresh);
+            }
+            Sx::Let(_, a, b) => {
+                a.share_equal_operands(fresh);
+                b.share_equal_operands(fresh);
+            }
+            Sx::Fold { init, body, .. } => {
+                init.share_equal_operands(fresh);
+                body.share_equal_operands(fresh);
+            }
+        }
+    }
+
     /// Applies `f` to every variable occurrence and binder (renumbering).
     pub fn rename(&mut self, f: &mut impl FnMut(VarId) -> VarId) {
         match self {

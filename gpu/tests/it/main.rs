@@ -3,5 +3,6 @@
 mod corpus;
 mod limits;
 mod nvrtc;
+mod sharing;
 mod shim;
 mod traffic;
