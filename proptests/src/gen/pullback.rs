@@ -46,7 +46,20 @@ enum K {
 pub struct PbGen {
     rng: ChaCha8Rng,
     fresh: Fresh,
+    /// Whether the term being generated is the body of a nested `pb` or `J` (see
+    /// [`INNER_BUDGET`]).
+    inner: bool,
 }
+
+/// The most nodes of the body of a nested `pb(\y. a, omega)` or `J(\y. a, c)`, which is
+/// first order (arithmetic, `let`, pairs, and the variables in scope, so it may capture the
+/// differentiated variable) and holds no further `pb` or `J`. The reason is cost: the
+/// reduction differentiates a nested pullback by unfolding it (rule 17) at every use of
+/// its tangent map, so its steps grow about 30-fold per level of nesting and about 2-fold
+/// per curried application or `twice` inside the nested body (docs/engines/pullback.md,
+/// "Properties": measured on 4000 seeds, 11 exceeded the properties' 2000 strategy
+/// steps, all with a higher-order or nested body of a nested derivative).
+pub const INNER_BUDGET: usize = 6;
 
 fn app(f: FnSym, args: Vec<Term>) -> Term {
     let mut it = args.into_iter().rev();
@@ -61,6 +74,7 @@ impl PbGen {
         PbGen {
             rng: ChaCha8Rng::seed_from_u64(seed),
             fresh: Fresh::starting_at(1),
+            inner: false,
         }
     }
 
@@ -141,7 +155,17 @@ impl PbGen {
         let b = budget - 1;
         let half = |n: usize| (n / 2).max(1);
         let has_fun = env.iter().any(|(_, k)| *k == K::Fun);
-        let choice = self.rng.gen_range(0..100);
+        let choice = if self.inner {
+            // arithmetic, unary symbols, `let`, closures and their applications, pairs
+            // (see `INNER_BUDGET`; an application without a function in scope is arithmetic)
+            match self.rng.gen_range(0..69) {
+                c @ 56..=63 if !has_fun => c - 56,
+                c @ 0..=63 => c,
+                c => c + 11,
+            }
+        } else {
+            self.rng.gen_range(0..100)
+        };
         match choice {
             0..=24 => {
                 let f = self.pick(&[FnSym::Add, FnSym::Sub, FnSym::Mul, FnSym::Mul, FnSym::Add]);
@@ -214,7 +238,7 @@ impl PbGen {
                 let y = self.fresh.var("y");
                 let mut env2 = env.to_vec();
                 env2.push((y.clone(), K::Real));
-                let inner = self.real(&env2, half(b));
+                let inner = self.nested_body(&env2, half(b));
                 let omega = Term::omega(&mut self.fresh);
                 let at = self.real(env, half(half(b)));
                 let along = self.leaf(env);
@@ -224,7 +248,7 @@ impl PbGen {
                 let y = self.fresh.var("y");
                 let mut env2 = env.to_vec();
                 env2.push((y.clone(), K::Real));
-                let inner = self.real(&env2, half(b));
+                let inner = self.nested_body(&env2, half(b));
                 let along = self.leaf(env);
                 let at = self.real(env, half(half(b)));
                 Term::app(Term::jac(Term::lam(&y, inner), along), at)
@@ -240,6 +264,14 @@ impl PbGen {
                 Term::app(Term::app(curried, a1), a2)
             }
         }
+    }
+
+    /// The body of a nested `pb` or `J`: first order, at most [`INNER_BUDGET`] nodes.
+    fn nested_body(&mut self, env: &[(Var, K)], budget: usize) -> Term {
+        let outer = std::mem::replace(&mut self.inner, true);
+        let t = self.real(env, budget.min(INNER_BUDGET));
+        self.inner = outer;
+        t
     }
 
     /// `fold (\a. \acc. op) 0 [e1, …, en]` over a Church-encoded list, `n` in 0..=3.
