@@ -29,6 +29,7 @@ pub mod linear_claims;
 pub mod linear_rings;
 pub mod linear_unzip;
 pub mod pullback;
+pub mod pullback_cost;
 pub mod sem_arrays;
 pub mod semantics;
 pub mod soac;
