@@ -226,7 +226,7 @@ fn shared_and_unshared_reductions_agree() {
         shared.value,
         unshared.value
     );
-    assert_eq!(unshared.stats.steps, 3_290);
+    assert_eq!(unshared.stats.steps, 1_745);
     assert!(shared.stats.steps < unshared.stats.steps);
 }
 
@@ -272,7 +272,8 @@ fn jacobian_along_a_tangent_zero_on_the_live_paths() {
     let whole = "J(\\z. pb(z.1, z.0), (1, zero)) (\\y. \\w. w, \\y. y)";
     assert_ne!(root_rule(&parse::term(whole).unwrap()), Some(Rule::R9z));
     // Nested pullbacks three deep: 2 026 strategy steps before rule 9z (120 by rule 17),
-    // now 1 940 (34 by rule 17); with shared premises 2 919 steps before, now 1 945.
+    // 1 940 with it (34 by rule 17); with shared premises 2 919 steps before, 1 945 with it
+    // (both lower again with rule 8's identity rest, `rule_8_drops_an_identity_rest`).
     strategy_steps(
         "pb(\\x. pb(\\y. pb(\\v. v, omega) y y, omega) x x, omega) -2",
         "\\u. u",
@@ -301,5 +302,37 @@ fn a_product_with_zero_in_a_covector_is_zero() {
         "pb(\\z. let a = z.0 in let b = z.1 in pb(\\y4. mul (y4, mul (a, b)), omega) (add (b, b)) b, omega) (1, 2)",
         "\\u. mul (4, u.0) + mul (4, u.1)",
         200,
+    );
+}
+
+/// Issue 14: rule 8 with a rest that is the identity on the tape (`L = (x.0.0, y)`, so
+/// `L' = (z.0, z.1)`) no longer leaves `pb(\z. (z.0, z.1), ω)` in the chain (its pullback
+/// is `ω`); those identity pullbacks were unfolded again by rule 17 at every use of a nested
+/// pullback's tangent map.
+#[test]
+fn rule_8_drops_an_identity_rest() {
+    use adora_pullback::reduce::{fire, Rule};
+    let t = parse::term("pb(\\x. let y = mul (x.0, x.1) in (x.0, y), \\p. \\w. w.1)").unwrap();
+    let mut fresh = adora_pullback::syntax::Fresh::above(&t);
+    let out = fire(Rule::R8, &t, &mut fresh).unwrap();
+    let want = parse::term("pb(\\x. (x.0, mul (x.0, x.1)), \\p. \\w. w.1)").unwrap();
+    assert!(out.alpha_eq(&want), "{out}");
+    // Strategy steps before: 1 940 (`pb` three deep), 7 868 (a nested pullback with a
+    // curried closure and a Church fold: `pullback/higher-order-grad-equals-reference`
+    // before the generator's bound), 1 759 (four curried applications in a nested `pb`).
+    strategy_steps(
+        "pb(\\x. pb(\\y. pb(\\v. v, omega) y y, omega) x x, omega) -2",
+        "\\u. u",
+        650,
+    );
+    strategy_steps(
+        "pb(\\x. pb(\\y2. let p = (sub (x, -1), (\\u. \\v. x) y2 y2) in let q6 = p.0 in let q7 = p.1 in (\\l. l (\\a. \\acc. add (let g = \\y14. q7 in y2, acc)) 0) (\\c. \\n. n), omega) (pb(\\y17. x, omega) x x) 1, omega) -1",
+        "\\u. 0",
+        1_300,
+    );
+    strategy_steps(
+        "pb(\\x. pb(\\y2. (\\u. \\v. \\k. \\m. x) y2 y2 y2 y2, omega) x 1, omega) -1",
+        "\\u. 0",
+        550,
     );
 }
