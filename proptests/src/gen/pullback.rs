@@ -59,7 +59,7 @@ pub struct PbGen {
 /// nesting and about 2-fold per curried application or `twice` inside the nested body
 /// (docs/engines/pullback.md, "Properties": on 4000 seeds, 12 exceeded the properties'
 /// 2000 strategy steps, all with a higher-order or nested body of a nested derivative;
-/// with this bound, none of 24 000 seeds exceeds 700).
+/// with this bound, none of 60 000 seeds exceeds 700).
 pub const INNER_BUDGET: usize = 6;
 
 fn app(f: FnSym, args: Vec<Term>) -> Term {
