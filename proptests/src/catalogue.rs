@@ -12,9 +12,9 @@ use crate::gen::RetKind;
 use crate::props::{
     backend, ball, bot, bot_claims, conventions, cost, dual, dual_baselines, dual_dag, dual_delta,
     dual_delta_core, dual_symbolic, dual_symbolic_rev, engines, kit, lang, linear, linear_claims,
-    linear_rings, linear_unzip, pullback, sem_arrays, semantics, soac, soac_costs, soac_framework,
-    soac_loops, soac_maps, soac_reverse, soac_rules, soac_while, tssa_deriv, tssa_lower,
-    tssa_passes, tssa_tl,
+    linear_rings, linear_unzip, pullback, pullback_cost, pullback_forms, sem_arrays, semantics,
+    soac, soac_costs, soac_framework, soac_loops, soac_maps, soac_reverse, soac_rules, soac_while,
+    tssa_deriv, tssa_lower, tssa_passes, tssa_tl,
 };
 use adora_rewrites::engine::Engine;
 
@@ -161,6 +161,8 @@ pub fn catalogue() -> Vec<Property> {
     out.extend(tssa_deriv::properties());
     out.extend(tssa_passes::properties());
     out.extend(pullback::properties());
+    out.extend(pullback_cost::properties());
+    out.extend(pullback_forms::properties());
     out
 }
 

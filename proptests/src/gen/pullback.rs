@@ -10,7 +10,7 @@
 //! | functions passed and returned | `twice`: `(\f. \y. f (f y)) g a`; curried `(\a. \b. t) a b` |
 //! | Church-encoded lists | `(\l. l (\a. \acc. add (…, acc)) 0) (\c. \n. c a1 (c a2 n))` |
 //! | pairs | `let p = (a, b) in … p.0 … p.1 …` |
-//! | nested derivatives | `(pb(\y. a, omega) b) c`, `J(\y. a, c) b` |
+//! | nested derivatives | `(pb(\y. a, omega) b) c`, `J(\y. a, c) b`, `a` first order ([`INNER_BUDGET`]) |
 //!
 //! plus the embedded first-order programs of the core scalar generator (engine `pullback`'s
 //! embedding, [`adora_pullback::embed`]). Sizes are small so that reductions are fast;
@@ -46,7 +46,21 @@ enum K {
 pub struct PbGen {
     rng: ChaCha8Rng,
     fresh: Fresh,
+    /// Whether the term being generated is the body of a nested `pb` or `J` (see
+    /// [`INNER_BUDGET`]).
+    inner: bool,
 }
+
+/// The most nodes of the body of a nested `pb(\y. a, omega)` or `J(\y. a, c)`, which is
+/// first order (arithmetic, `let`, closures `let g = \y. a in b` and their applications,
+/// pairs; it may capture the outer variables) and holds no further `pb` or `J`. The reason
+/// is cost, not correctness: the reduction differentiates a nested pullback by unfolding it
+/// (rule 17) at every use of its tangent map, so its steps grow about 30-fold per level of
+/// nesting and about 2-fold per curried application or `twice` inside the nested body
+/// (docs/engines/pullback.md, "Properties": on 4000 seeds, 12 exceeded the properties'
+/// 2000 strategy steps, all with a higher-order or nested body of a nested derivative;
+/// with this bound, none of 60 000 seeds exceeds 700).
+pub const INNER_BUDGET: usize = 6;
 
 fn app(f: FnSym, args: Vec<Term>) -> Term {
     let mut it = args.into_iter().rev();
@@ -61,6 +75,7 @@ impl PbGen {
         PbGen {
             rng: ChaCha8Rng::seed_from_u64(seed),
             fresh: Fresh::starting_at(1),
+            inner: false,
         }
     }
 
@@ -141,7 +156,17 @@ impl PbGen {
         let b = budget - 1;
         let half = |n: usize| (n / 2).max(1);
         let has_fun = env.iter().any(|(_, k)| *k == K::Fun);
-        let choice = self.rng.gen_range(0..100);
+        let choice = if self.inner {
+            // arithmetic, unary symbols, `let`, closures and their applications, pairs
+            // (see `INNER_BUDGET`; an application without a function in scope is arithmetic)
+            match self.rng.gen_range(0..69) {
+                c @ 56..=63 if !has_fun => c - 56,
+                c @ 0..=63 => c,
+                c => c + 11,
+            }
+        } else {
+            self.rng.gen_range(0..100)
+        };
         match choice {
             0..=24 => {
                 let f = self.pick(&[FnSym::Add, FnSym::Sub, FnSym::Mul, FnSym::Mul, FnSym::Add]);
@@ -214,7 +239,7 @@ impl PbGen {
                 let y = self.fresh.var("y");
                 let mut env2 = env.to_vec();
                 env2.push((y.clone(), K::Real));
-                let inner = self.real(&env2, half(b));
+                let inner = self.nested_body(&env2, half(b));
                 let omega = Term::omega(&mut self.fresh);
                 let at = self.real(env, half(half(b)));
                 let along = self.leaf(env);
@@ -224,7 +249,7 @@ impl PbGen {
                 let y = self.fresh.var("y");
                 let mut env2 = env.to_vec();
                 env2.push((y.clone(), K::Real));
-                let inner = self.real(&env2, half(b));
+                let inner = self.nested_body(&env2, half(b));
                 let along = self.leaf(env);
                 let at = self.real(env, half(half(b)));
                 Term::app(Term::jac(Term::lam(&y, inner), along), at)
@@ -240,6 +265,14 @@ impl PbGen {
                 Term::app(Term::app(curried, a1), a2)
             }
         }
+    }
+
+    /// The body of a nested `pb` or `J`: first order, at most [`INNER_BUDGET`] nodes.
+    fn nested_body(&mut self, env: &[(Var, K)], budget: usize) -> Term {
+        let outer = std::mem::replace(&mut self.inner, true);
+        let t = self.real(env, budget.min(INNER_BUDGET));
+        self.inner = outer;
+        t
     }
 
     /// `fold (\a. \acc. op) 0 [e1, …, en]` over a Church-encoded list, `n` in 0..=3.

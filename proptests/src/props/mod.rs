@@ -30,6 +30,8 @@ pub mod linear_claims;
 pub mod linear_rings;
 pub mod linear_unzip;
 pub mod pullback;
+pub mod pullback_cost;
+pub mod pullback_forms;
 pub mod sem_arrays;
 pub mod semantics;
 pub mod soac;

@@ -10,6 +10,7 @@
 //! | # | left side | right side | side condition | status |
 //! |---|---|---|---|---|
 //! | 9 | `J(\x. E, t) v` | `0` | `x ∉ fv(E)` | paper |
+//! | 9z | `J(\x. E, t) v` | `0` | `x` occurs in `E` only in projection paths `x.p`, and `t.p` is a zero value for each (e.g. `J(\z. pb(z.0.1, z.1), ((u, zero), zero)) v`) | our decision (sparse tangents: the Jacobian is linear in the tangent of the paths `E` reads) |
 //! | 10 | `J(\x. a, t) v` | `a{x := t}` | `a` a projection path of `x` | paper (role), instance reconstructed |
 //! | 11 | `J(\x. a1 + … + an, t) v` | `(a1 + … + an){x := t}` | `x ∈ lin(E)` | reconstructed instance of 10–14 |
 //! | 12 | `J(\x. J(a, b), t) v` | `J(a, b){x := t}` | `x ∈ lin(E)` | reconstructed instance |
@@ -30,7 +31,7 @@
 use super::premise;
 use super::subst::subst;
 use super::tape;
-use super::values::{as_path, project};
+use super::values::{as_path, is_zero_value, project};
 use super::{Machine, Rule};
 use crate::anf;
 use crate::syntax::{Term, TermKind, Var};
@@ -38,12 +39,16 @@ use adora_core::diag::Diagnostic;
 
 /// The rule for `J(\x. body, t) v` (`t`, `v` values), if any.
 pub(crate) fn rule(x: &Var, body: &Term, t: &Term, v: &Term) -> Option<Rule> {
-    let _ = (t, v);
+    let _ = v;
     use TermKind as K;
+    let free = body.has_free(x);
+    if free && zero_on_live_paths(x, body, t) {
+        return Some(Rule::R9z);
+    }
     if matches!(body.kind, K::Let(..)) {
         return Some(Rule::Chain);
     }
-    if !body.has_free(x) {
+    if !free {
         return Some(Rule::R9);
     }
     if !anf::is_elementary(body) {
@@ -122,7 +127,7 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
         Term::app(Term::jac(Term::lam(&x, s), dir.clone()), point.clone())
     };
     Ok(match rule {
-        Rule::R9 => Some(Term::zero()),
+        Rule::R9 | Rule::R9z => Some(Term::zero()),
         Rule::R10 | Rule::R11 | Rule::R12 | Rule::R13 | Rule::R14 => {
             Some(subst(&body, &x, &dir, &mut m.fresh))
         }
@@ -202,6 +207,38 @@ pub(crate) fn split(t: Term) -> Option<(Var, Box<Term>, Term, Term)> {
         return None;
     };
     Some((x, body, *d, *v))
+}
+
+/// Whether `x` occurs in `body` only in projection paths `x.p` (`p` possibly empty) along
+/// which the direction `t` is a zero value (rule 9z): `E` reads only those paths, so its
+/// Jacobian along `t` is its Jacobian along their tangents, which are `0`.
+pub(crate) fn zero_on_live_paths(x: &Var, body: &Term, t: &Term) -> bool {
+    use TermKind as K;
+    if let Some((y, path)) = as_path(body) {
+        return y != x || zero_along(t, &path);
+    }
+    match &body.kind {
+        K::Var(_) | K::Num(_) | K::Fn(_) | K::Zero => true,
+        K::Proj(s, _) => zero_on_live_paths(x, s, t),
+        K::Lam(y, _, b) => y == x || zero_on_live_paths(x, b, t),
+        K::Let(y, e, b) => zero_on_live_paths(x, e, t) && (y == x || zero_on_live_paths(x, b, t)),
+        K::App(a, b) | K::Pair(a, b) | K::Jac(a, b) | K::Dual(a, b) | K::Pb(a, b) => {
+            zero_on_live_paths(x, a, t) && zero_on_live_paths(x, b, t)
+        }
+        K::Sum(ts) => ts.iter().all(|s| zero_on_live_paths(x, s, t)),
+    }
+}
+
+/// Whether the value `t` projected along `path` is a zero value (unknown, e.g. a variable's
+/// component: no).
+fn zero_along(t: &Term, path: &[bool]) -> bool {
+    if is_zero_value(t) {
+        return true;
+    }
+    match (&t.kind, path.split_first()) {
+        (TermKind::Pair(a, b), Some((&i, rest))) => zero_along(if i { b } else { a }, rest),
+        _ => false,
+    }
 }
 
 fn tan_ok(x: &Var, a: &Term) -> bool {

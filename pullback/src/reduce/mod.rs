@@ -12,7 +12,7 @@
 //! | [`series`] | 7, 8, P |
 //! | `tape` | the sparse environments of 8 and of the chain rule |
 //! | `memo` | shared premises (16–18) and Jacobian applications under binders |
-//! | [`jacobian`] | 9–15, 20a, 20b, 20′, the forward chain rule |
+//! | [`jacobian`] | 9, 9z, 10–15, 20a, 20b, 20′, 20p, the forward chain rule |
 //! | [`premise`] | 16a–c, 17, 18, 19a–c |
 //!
 //! The strategy (§3.4): call by value, left to right, in the contexts of [`context`]; the
@@ -75,6 +75,8 @@ pub enum Rule {
     R9,
     /// 9′: `J(s, 0)`, `dual(s, 0)`, `pb(s, 0)` (and `J(0, t)`) reduce to 0.
     R9p,
+    /// 9z: the Jacobian along a tangent that is zero on every path of `x` the body reads.
+    R9z,
     /// 10: the Jacobian of a projection path of `x` is itself.
     R10,
     /// 11: the Jacobian of a sum linear in `x` is itself.
@@ -137,6 +139,7 @@ impl Rule {
         Rule::P,
         Rule::R9,
         Rule::R9p,
+        Rule::R9z,
         Rule::R10,
         Rule::R11,
         Rule::R12,
@@ -160,7 +163,7 @@ impl Rule {
         Rule::Covec,
     ];
 
-    /// The rule's name: "A1".."A4", "1".."15", "9'", "16a".."20b", "20'", "20p", "P", "chain",
+    /// The rule's name: "A1".."A4", "1".."15", "9'", "9z", "16a".."20b", "20'", "20p", "P", "chain",
     /// "covec".
     pub fn name(self) -> &'static str {
         match self {
@@ -179,6 +182,7 @@ impl Rule {
             Rule::P => "P",
             Rule::R9 => "9",
             Rule::R9p => "9'",
+            Rule::R9z => "9z",
             Rule::R10 => "10",
             Rule::R11 => "11",
             Rule::R12 => "12",

@@ -6,6 +6,7 @@
 //! |---|---|---|---|---|
 //! | 7 | `pb(\x. let y = E in y, ω)` | `pb(\x. E, ω)` | | paper ("base case"), reconstructed form |
 //! | 8 | `pb(\x. let y = E in L, ω)` | `pb(\x. (K, E), pb(\z. L', ω))`, or `pb(\x. E, pb(\y. L, ω))` when nothing of `x` is live in `L` | `L ≢ y`, `z` fresh; `K` the live paths of `x` (sparse environment, `tape`) | paper (contravariance of pullbacks), reconstructed form; the sparse tape is our decision |
+//! | 8 | `pb(\x. let y = E in L, ω)` | `pb(\x. (K, E), ω)` | `L'` the identity on the tape (`(z.0, z.1)`): `pb(\z. z, ω) = ω` | our decision (drops identity pullbacks from the chain; issue 14) |
 //! | P | `pb(\x. E, ω) v` | `dual(\u. J(\x. E, u) v, ω (E{x := v}))` | `E` not a let, `u` fresh | paper ("the following pullback reduction"), reconstructed form |
 //! | P | `pb(s, ω) v` | `dual(\u. J(s, u) v, ω (s v))` | `s` not an abstraction | our decision |
 //! | A3 | `pb(\x. s, ω)`, `J(\x. s, t) v` | the same with `s` A-normalised | `s` neither a let nor elementary | paper (A-context), reconstructed |
@@ -18,9 +19,10 @@
 
 use super::subst::subst;
 use super::tape;
+use super::values::as_path;
 use super::{Machine, Rule};
 use crate::anf;
-use crate::syntax::{Term, TermKind};
+use crate::syntax::{Term, TermKind, Var};
 use adora_core::diag::Diagnostic;
 
 /// Contracts a redex of rules 7, 8, P or A3.
@@ -44,6 +46,11 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
                         None => *e,
                     };
                     let first = Term::new(TermKind::Lam(x, ty, Box::new(image)));
+                    // The rest is the identity on the tape, `pb(\z. (z.0, z.1), ω)`: its
+                    // pullback is `ω` itself (8 with an identity rest; our decision).
+                    if is_identity(&sp.body, &sp.binder) {
+                        return Ok(Some(Term::pb(first, *omega)));
+                    }
                     Some(Term::pb(
                         first,
                         Term::pb(Term::lam(&sp.binder, sp.body), *omega),
@@ -88,4 +95,27 @@ pub(crate) fn contract(m: &mut Machine, rule: Rule, t: Term) -> Result<Option<Te
         },
         _ => None,
     })
+}
+
+/// Whether `t` is the identity on `z` up to η for pairs: `z`, or `(a, b)` with `a`, `b` the
+/// identities on `z.0`, `z.1`.
+fn is_identity(t: &Term, z: &Var) -> bool {
+    fn go(t: &Term, z: &Var, path: &mut Vec<bool>) -> bool {
+        if let Some((y, p)) = as_path(t) {
+            return y == z && p == *path;
+        }
+        match &t.kind {
+            TermKind::Pair(a, b) => {
+                path.push(false);
+                let left = go(a, z, path);
+                path.pop();
+                path.push(true);
+                let right = left && go(b, z, path);
+                path.pop();
+                right
+            }
+            _ => false,
+        }
+    }
+    go(t, z, &mut Vec::new())
 }

@@ -289,6 +289,10 @@ fn simplify(t: Term) -> Term {
         TermKind::App(f, arg) if matches!(f.kind, TermKind::Fn(FnSym::Mul)) => {
             let arg = simplify(*arg);
             if let TermKind::Pair(c, x) = &arg.kind {
+                // `zero` is the numeral 0 of `R` (as in rule 3): a product with it is 0.
+                if matches!(c.kind, TermKind::Zero) || matches!(x.kind, TermKind::Zero) {
+                    return Term::zero();
+                }
                 if let TermKind::Num(r) = &c.kind {
                     return scale((**x).clone(), r);
                 }

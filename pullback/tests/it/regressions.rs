@@ -226,6 +226,113 @@ fn shared_and_unshared_reductions_agree() {
         shared.value,
         unshared.value
     );
-    assert_eq!(unshared.stats.steps, 4_266);
+    assert_eq!(unshared.stats.steps, 1_745);
     assert!(shared.stats.steps < unshared.stats.steps);
+}
+
+/// The strategy steps (`Reducer::step`, as the properties count them) of `src` to its value
+/// `want`, at most `max_steps`.
+fn strategy_steps(src: &str, want: &str, max_steps: usize) {
+    let t = parse::term(src).unwrap();
+    let r = Reducer::new();
+    let mut fresh = adora_pullback::syntax::Fresh::above(&t);
+    let mut cur = t;
+    let mut n = 0;
+    while let Some((_, next)) = r.step(&cur, &mut fresh).unwrap() {
+        n += 1;
+        assert!(
+            n <= max_steps,
+            "{src}: more than {max_steps} strategy steps"
+        );
+        cur = next;
+    }
+    let want_t = parse::term(want).unwrap();
+    assert!(cur.alpha_eq(&want_t), "{src}: got {cur} want {want}");
+}
+
+/// Issue 14: rule 9z, the Jacobian along a tangent that is zero on every path the body
+/// reads. The chain rule's tape `(K, E)` carries the tangents of every live variable, so a
+/// nested pullback met later in the series, `J(\z. pb(z.0.1, z.1), ((u, zero), zero)) v`,
+/// has a tangent that is not zero but is zero on `z.0.1` and `z.1`; rule 17 unfolded it
+/// (and 18 reduced the unfolding under a binder) to reach `0`.
+#[test]
+fn jacobian_along_a_tangent_zero_on_the_live_paths() {
+    use adora_pullback::reduce::context::root_rule;
+    use adora_pullback::reduce::{fire, Rule};
+    let redex = "J(\\z. pb(z.0.1, z.1), ((1, zero), zero)) ((2, \\y. y), \\y. \\w. w)";
+    let t = parse::term(redex).unwrap();
+    assert_eq!(root_rule(&t), Some(Rule::R9z));
+    let mut fresh = adora_pullback::syntax::Fresh::above(&t);
+    let out = fire(Rule::R9z, &t, &mut fresh).unwrap();
+    assert!(out.alpha_eq(&parse::term("zero").unwrap()), "{out}");
+    // A tangent that is not zero on a path the body reads: rule 17 as before.
+    let live = "J(\\z. pb(z.0.1, z.1), ((1, \\y. y), zero)) ((2, \\y. y), \\y. \\w. w)";
+    assert_eq!(root_rule(&parse::term(live).unwrap()), Some(Rule::R17));
+    // The whole variable is read: rule 9z needs the whole tangent zero (rule 9′'s case).
+    let whole = "J(\\z. pb(z.1, z.0), (1, zero)) (\\y. \\w. w, \\y. y)";
+    assert_ne!(root_rule(&parse::term(whole).unwrap()), Some(Rule::R9z));
+    // Nested pullbacks three deep: 2 026 strategy steps before rule 9z (120 by rule 17),
+    // 1 940 with it (34 by rule 17); with shared premises 2 919 steps before, 1 945 with it
+    // (both lower again with rule 8's identity rest, `rule_8_drops_an_identity_rest`).
+    strategy_steps(
+        "pb(\\x. pb(\\y. pb(\\v. v, omega) y y, omega) x x, omega) -2",
+        "\\u. u",
+        1_950,
+    );
+    reduce_nested(
+        "pb(\\x. pb(\\y. pb(\\z. mul (z, z), omega) y y, omega) x x, omega) 3",
+        "\\u. mul (24, u)",
+        1_950,
+    );
+}
+
+/// `pullback/progress`, seed 11 (after the generator's change for issue 14): covector
+/// normalisation left `mul (zero, u.1 + u.1)` in the result (`zero`, the tangent of a
+/// constant component, met a linear map's numeral coefficient), so the value was not a
+/// covector normal form. A product with `zero` now normalises to 0, as rule 3 reads `zero`.
+#[test]
+fn a_product_with_zero_in_a_covector_is_zero() {
+    let src = "\\z: (R, R). let a = z.0 in let b = z.1 in pb(\\y4. mul (y4, mul (a, b)), omega) (add (b, b)) b";
+    let f = parse::term(src).unwrap();
+    let r = ad::grad(&f, &Ty::reals(2), &qs(&[1, 2]), &Reducer::new()).unwrap();
+    // f z = z.0 · z.1 · z.1 (the pullback of `y ↦ y·a·b` along `b`): value 4, gradient
+    // (z.1², 2 z.0 z.1) = (4, 4).
+    assert_eq!((r.value, r.derivative), (qs(&[4]), qs(&[4, 4])));
+    strategy_steps(
+        "pb(\\z. let a = z.0 in let b = z.1 in pb(\\y4. mul (y4, mul (a, b)), omega) (add (b, b)) b, omega) (1, 2)",
+        "\\u. mul (4, u.0) + mul (4, u.1)",
+        200,
+    );
+}
+
+/// Issue 14: rule 8 with a rest that is the identity on the tape (`L = (x.0.0, y)`, so
+/// `L' = (z.0, z.1)`) no longer leaves `pb(\z. (z.0, z.1), ω)` in the chain (its pullback
+/// is `ω`); those identity pullbacks were unfolded again by rule 17 at every use of a nested
+/// pullback's tangent map.
+#[test]
+fn rule_8_drops_an_identity_rest() {
+    use adora_pullback::reduce::{fire, Rule};
+    let t = parse::term("pb(\\x. let y = mul (x.0, x.1) in (x.0, y), \\p. \\w. w.1)").unwrap();
+    let mut fresh = adora_pullback::syntax::Fresh::above(&t);
+    let out = fire(Rule::R8, &t, &mut fresh).unwrap();
+    let want = parse::term("pb(\\x. (x.0, mul (x.0, x.1)), \\p. \\w. w.1)").unwrap();
+    assert!(out.alpha_eq(&want), "{out}");
+    // Strategy steps before: 1 940 (`pb` three deep), 7 868 (a nested pullback with a
+    // curried closure and a Church fold: `pullback/higher-order-grad-equals-reference`
+    // before the generator's bound), 1 759 (four curried applications in a nested `pb`).
+    strategy_steps(
+        "pb(\\x. pb(\\y. pb(\\v. v, omega) y y, omega) x x, omega) -2",
+        "\\u. u",
+        650,
+    );
+    strategy_steps(
+        "pb(\\x. pb(\\y2. let p = (sub (x, -1), (\\u. \\v. x) y2 y2) in let q6 = p.0 in let q7 = p.1 in (\\l. l (\\a. \\acc. add (let g = \\y14. q7 in y2, acc)) 0) (\\c. \\n. n), omega) (pb(\\y17. x, omega) x x) 1, omega) -1",
+        "\\u. 0",
+        1_300,
+    );
+    strategy_steps(
+        "pb(\\x. pb(\\y2. (\\u. \\v. \\k. \\m. x) y2 y2 y2 y2, omega) x 1, omega) -1",
+        "\\u. 0",
+        550,
+    );
 }
