@@ -86,6 +86,18 @@ pub fn raise(p: &SsaProgram, name: &str) -> Result<Function> {
         body,
     };
     adora_core::check::check_function(&f).map_err(|d| {
+        // A size limit of the elaborated form (docs/language.md, "Limits") is a resource
+        // limit of the derived program, not a wrong one: said as such, without the program.
+        if d.kind == adora_core::diag::ErrorKind::Resource {
+            return adora_core::diag::Diagnostic::new(
+                adora_core::diag::ErrorKind::Resource,
+                d.span,
+                format!(
+                    "engine `tssa`'s derived program exceeds a limit: {}",
+                    d.message
+                ),
+            );
+        }
         internal(format!(
             "the raised function is ill-typed: {}\n{}",
             d.message,
