@@ -193,17 +193,19 @@ fn rules_applying(f: &Function) -> Result<Option<Vec<String>>, String> {
     if check_term(&term).is_err() {
         return Ok(None);
     }
-    // The classes of the term (translation also adds the values of dead `let`s, which are
-    // not part of the term).
-    let mut live = HashSet::new();
-    let mut todo = vec![tr.egraph.find(tr.root)];
-    while let Some(c) = todo.pop() {
-        if live.insert(c) {
-            for n in &tr.egraph[c].nodes {
-                todo.extend(n.children().iter().map(|&k| tr.egraph.find(k)));
-            }
-        }
+    // The classes of the term's own nodes. Not every node reachable from the root: the
+    // translation also adds the values of dead `let`s, and the analysis unions a node
+    // with what it folds to (`select(true, 0.0, p[0, 0, 0])` with `0.0`), so a class of the
+    // term can hold nodes whose children are no part of the term.
+    let mut ids: Vec<egg::Id> = Vec::with_capacity(term.as_ref().len());
+    for node in term.as_ref() {
+        let n = node.clone().map_children(|c| ids[usize::from(c)]);
+        let Some(id) = tr.egraph.lookup(n) else {
+            return Err("a node of the extracted term is not in the e-graph".to_string());
+        };
+        ids.push(tr.egraph.find(id));
     }
+    let live: HashSet<egg::Id> = ids.into_iter().collect();
     let mut hits = Vec::new();
     for rule in rules() {
         let name = rule.name.to_string();
