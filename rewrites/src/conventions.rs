@@ -125,6 +125,15 @@ impl Cx {
         Ok(real_shape(self.types.of(e)?))
     }
 
+    /// The shape of one row (outer slice) of node `e`, a real array of rank >= 1: the
+    /// operands of a `scan`'s or `reduce_by_index`'s operator.
+    fn row_shape(&self, e: &Expr) -> Result<Option<Shape>> {
+        Ok(match self.types.of(e)? {
+            Type::Array(Base::R, s) if !s.is_empty() => Some(s[1..].to_vec()),
+            _ => None,
+        })
+    }
+
     /// `e` with every rule applied below and at it.
     fn expr(&mut self, e: &Expr) -> Result<Expr> {
         let mut out = e.clone();
@@ -146,46 +155,34 @@ impl Cx {
                 (Some(p), Some(sh)) => Some(self.reduce_ties(p, &sh, ne, xs)),
                 _ => None,
             },
-            ExprKind::Scan(op, ne, xs) if self.split => {
-                let elem = match self.types.of(e)? {
-                    Type::Array(Base::R, s) if !s.is_empty() => Some(s[1..].to_vec()),
-                    _ => None,
-                };
-                match (extreme(op), elem) {
-                    (Some(p), Some(sh)) => {
-                        self.fired[3] += 1;
-                        let op = self.tie_op(p, &sh);
-                        Some(scan(op, (**ne).clone(), (**xs).clone()))
-                    }
-                    _ => None,
+            ExprKind::Scan(op, ne, xs) if self.split => match (extreme(op), self.row_shape(e)?) {
+                (Some(p), Some(sh)) => {
+                    self.fired[3] += 1;
+                    let op = self.tie_op(p, &sh);
+                    Some(scan(op, (**ne).clone(), (**xs).clone()))
                 }
-            }
+                _ => None,
+            },
             ExprKind::ReduceByIndex {
                 dest,
                 op,
                 ne,
                 is,
                 vs,
-            } if self.split => {
-                let row = match self.types.of(e)? {
-                    Type::Array(Base::R, s) if !s.is_empty() => Some(s[1..].to_vec()),
-                    _ => None,
-                };
-                match (extreme(op), row) {
-                    (Some(p), Some(sh)) => {
-                        self.fired[4] += 1;
-                        let op = self.tie_op(p, &sh);
-                        Some(reduce_by_index(
-                            (**dest).clone(),
-                            op,
-                            (**ne).clone(),
-                            (**is).clone(),
-                            (**vs).clone(),
-                        ))
-                    }
-                    _ => None,
+            } if self.split => match (extreme(op), self.row_shape(e)?) {
+                (Some(p), Some(sh)) => {
+                    self.fired[4] += 1;
+                    let op = self.tie_op(p, &sh);
+                    Some(reduce_by_index(
+                        (**dest).clone(),
+                        op,
+                        (**ne).clone(),
+                        (**is).clone(),
+                        (**vs).clone(),
+                    ))
                 }
-            }
+                _ => None,
+            },
             _ => None,
         };
         Ok(match rewritten {
