@@ -44,6 +44,13 @@ impl Ids {
     }
 }
 
+/// The most scalar nodes of a delayed array that is recomputed at each of several uses
+/// rather than materialised ([`Arr::is_cheap`]). A replicated or transposed load is one
+/// node plus its indices; engine `linear`'s gradient programs keep such broadcasts on their
+/// tapes, and storing them costs a write and a read per element of a space much larger
+/// than the arrays they read.
+pub const RECOMPUTE_NODES: usize = 12;
+
 /// Where an array's elements come from.
 #[derive(Clone, Debug)]
 pub(crate) enum Src {
@@ -162,6 +169,9 @@ impl Arr {
                 for (p, i) in params.iter().zip(idx) {
                     match i {
                         Sx::Var(_) | Sx::Const(_) => out = out.subst(*p, i),
+                        // An index the element does not read (a broadcast dimension) is
+                        // not computed.
+                        _ if !out.mentions(*p) => {}
                         _ => lets.push((*p, i.clone())),
                     }
                 }
@@ -194,6 +204,17 @@ impl Arr {
         match &self.src {
             Src::Buf(_) => false,
             Src::Fn { body, .. } => body.has_fold(),
+        }
+    }
+
+    /// Whether recomputing an element at each use costs no more than storing the array
+    /// and reading it back: a buffer, or a template of at most [`RECOMPUTE_NODES`] nodes
+    /// without a fold — a broadcast, transpose, gather or short elementwise chain of loads
+    /// (docs/backend.md, "Fusion").
+    pub fn is_cheap(&self) -> bool {
+        match &self.src {
+            Src::Buf(_) => true,
+            Src::Fn { body, .. } => !body.has_fold() && body.size() <= RECOMPUTE_NODES,
         }
     }
 }

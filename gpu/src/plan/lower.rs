@@ -303,18 +303,59 @@ impl Lower {
     }
 
     /// A host `let`'s value: materialised unless it is used once, outside repeating
-    /// binders, and cheap to recompute (then it fuses into its use).
+    /// binders, and has no fold, or is cheap to recompute at every use
+    /// ([`Arr::is_cheap`]); then it fuses into its uses.
     fn host_let(&mut self, name: &str, v: HVal) -> HVal {
         let (n, under) = self.uses.get(name).copied().unwrap_or((0, false));
         match v {
             HVal::Arr(a) if n == 1 && !under && !a.is_costly() => HVal::Arr(a),
+            HVal::Arr(a) if n >= 1 && a.is_cheap() => HVal::Arr(a),
             HVal::Arr(_) if n == 0 => HVal::Tup(Vec::new()),
-            HVal::Arr(a) => {
-                let b = self.materialize(&a);
-                HVal::Arr(self.buf_arr(b))
-            }
+            HVal::Arr(a) => match self.compact(&a) {
+                Some(c) => HVal::Arr(c),
+                None => {
+                    let b = self.materialize(&a);
+                    HVal::Arr(self.buf_arr(b))
+                }
+            },
             HVal::Tup(vs) => HVal::Tup(vs.into_iter().map(|v| self.host_let(name, v)).collect()),
         }
+    }
+
+    /// A template constant along some of its dimensions (a broadcast) stored without
+    /// them: a kernel over the dimensions its element reads, and the array as a load of
+    /// that buffer (cheap, so it fuses into every use). `None` when it reads them all.
+    fn compact(&mut self, a: &Arr) -> Option<Arr> {
+        let Src::Fn { params, body } = &a.src else {
+            return None;
+        };
+        let (read, shape): (Vec<VarId>, Vec<usize>) = params
+            .iter()
+            .zip(&a.shape)
+            .filter(|(p, _)| body.mentions(**p))
+            .map(|(p, n)| (*p, *n))
+            .unzip();
+        if read.len() == params.len() {
+            return None;
+        }
+        let core = Arr {
+            base: a.base,
+            shape: shape.clone(),
+            src: Src::Fn {
+                params: read.clone(),
+                body: body.clone(),
+            },
+        };
+        let b = self.materialize(&core);
+        let load = Sx::Load(b, shape, read.iter().map(|&v| Sx::Var(v)).collect());
+        Some(Arr {
+            base: a.base,
+            shape: a.shape.clone(),
+            src: Src::Fn {
+                params: params.clone(),
+                body: Rc::new(load),
+            },
+        })
     }
 
     /// A kernel `let`'s scalar value gets a variable; arrays stay delayed.

@@ -1,10 +1,24 @@
 //! Contractions recognised as matrix products (docs/backend.md, "Matrix products"):
 //! `build [m, n] ((i, j) => sum(build k (l => a[i, l] * b[l, j])))`, the same as a
 //! `sum_outer` reduction, either operand transposed, and matrix-vector products.
+//!
+//! | form of the summed element                     | result                            |
+//! |------------------------------------------------|-----------------------------------|
+//! | `a[i, l] · b[l, j]` (either operand transposed) | `dgemm` of the two buffers        |
+//! | `a[i, l] · x[l]`, `x[l] · b[l, j]`              | matrix-vector, vector-matrix      |
+//! | `f(i, l) · g(l, j)`, products of any factors    | `F[i, l]` and `G[l, j]` stored by |
+//! |   each reading only `i, l` or only `l, j`       |   map kernels, then `dgemm`       |
+//!
+//! The last row is what gradient programs give: engine `linear`'s transpose of a matrix
+//! product sums `ct[i, j] · 2 · c[i, j] · a[i, l]` over one index, a cotangent scaled
+//! elementwise before the contraction.
 
+use super::arr::{Arr, Src};
 use super::lower::Lower;
 use super::sx::{Bin, BufId, Sx, VarId};
 use super::{KernelKind, RedOp};
+use adora_core::types::Base;
+use std::rc::Rc;
 
 /// A load `buf[u, v]` (or `buf[u]`) whose indices are variables.
 fn load_vars(s: &Sx) -> Option<(BufId, &[usize], Vec<VarId>)> {
@@ -142,7 +156,7 @@ fn distinct(vars: &[VarId], l: VarId) -> bool {
 }
 
 /// A `Map` kernel whose body is `Σ_l x · y` from zero.
-pub(crate) fn recognise(l: &Lower, params: &[VarId], body: &Sx) -> Option<KernelKind> {
+pub(crate) fn recognise(l: &mut Lower, params: &[VarId], body: &Sx) -> Option<KernelKind> {
     if params.is_empty() || params.len() > 2 {
         return None;
     }
@@ -169,12 +183,16 @@ pub(crate) fn recognise(l: &Lower, params: &[VarId], body: &Sx) -> Option<Kernel
         return None;
     };
     let dims: Vec<usize> = params.iter().map(|v| l.ids.range[v]).collect();
+    if t.mentions(*acc) {
+        return None;
+    }
     product(params, &dims, *var, *count, x, y)
+        .or_else(|| factored(l, params, &dims, *var, *count, t))
 }
 
 /// A `Reduce` kernel (`+` from zero over one dimension) of a product of loads.
 pub(crate) fn recognise_reduce(
-    l: &Lower,
+    l: &mut Lower,
     op: RedOp,
     vars: &[VarId],
     red_vars: &[VarId],
@@ -198,4 +216,79 @@ pub(crate) fn recognise_reduce(
     let k = l.ids.range[&red_vars[0]];
     let dims: Vec<usize> = vars.iter().map(|v| l.ids.range[v]).collect();
     product(vars, &dims, red_vars[0], k, x, y)
+        .or_else(|| factored(l, vars, &dims, red_vars[0], k, body))
+}
+
+/// The factors of a product tree `x · y · …`.
+fn factors<'s>(s: &'s Sx, out: &mut Vec<&'s Sx>) {
+    match s {
+        Sx::Bin(Bin::Mul, a, b) => {
+            factors(a, out);
+            factors(b, out);
+        }
+        s => out.push(s),
+    }
+}
+
+/// The product of `fs` (`1.0` for none).
+fn product_of(fs: &[&Sx]) -> Sx {
+    let mut it = fs.iter().map(|f| (*f).clone());
+    let first = it.next().unwrap_or(Sx::Const(1.0));
+    it.fold(first, |a, b| Sx::bin(Bin::Mul, a, b))
+}
+
+/// `out[i, j] = Σ_l f(i, l) · g(l, j)` where the element is a product whose every factor
+/// reads `i` and `l` only or `l` and `j` only: the two sides are stored as `[m, k]` and
+/// `[k, n]` buffers by map kernels (a side that is already one such load is read in
+/// place), then multiplied by `dgemm`.
+fn factored(
+    l: &mut Lower,
+    vars: &[VarId],
+    dims: &[usize],
+    r: VarId,
+    k: usize,
+    body: &Sx,
+) -> Option<KernelKind> {
+    let (&[i, j], &[m, n]) = (vars, dims) else {
+        return None;
+    };
+    let mut fs = Vec::new();
+    factors(body, &mut fs);
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    for f in fs {
+        match (f.mentions(i), f.mentions(j)) {
+            (true, true) => return None,
+            (false, true) => right.push(f),
+            _ => left.push(f),
+        }
+    }
+    if right.is_empty() || !left.iter().any(|f| f.mentions(i)) {
+        return None;
+    }
+    let mut side = |fs: &[&Sx], params: [VarId; 2], shape: [usize; 2]| -> Sx {
+        match fs {
+            [f] if load_vars(f).is_some_and(|(_, sh, ix)| sh.len() == 2 && ix.len() == 2) => {
+                (*f).clone()
+            }
+            fs => {
+                let arr = Arr {
+                    base: Base::R,
+                    shape: shape.to_vec(),
+                    src: Src::Fn {
+                        params: params.to_vec(),
+                        body: Rc::new(product_of(fs)),
+                    },
+                };
+                let b = l.materialize(&arr);
+                Sx::Load(
+                    b,
+                    shape.to_vec(),
+                    params.iter().map(|&v| Sx::Var(v)).collect(),
+                )
+            }
+        }
+    };
+    let x = side(&left, [i, r], [m, k]);
+    let y = side(&right, [r, j], [k, n]);
+    product(vars, dims, r, k, &x, &y)
 }

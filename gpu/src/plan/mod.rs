@@ -3,6 +3,7 @@
 //! `f64` buffers, with host-side loops, and a memory plan that reuses buffers.
 
 mod arr;
+mod gather;
 mod lower;
 mod matmul;
 mod memory;

@@ -333,6 +333,19 @@ impl Lower {
         match ctx {
             Ctx::Host => {
                 let buf = self.buffer(x.base, sh.to_vec());
+                let index: Vec<Sx> = ix.iter().cloned().chain(idx(&vars[k..])).collect();
+                let value = x.at(&self.ids, &idx(&vars));
+                if let Some(kind) =
+                    super::gather::as_gather(&mut self.ids, &vars, &index, &value, sh)
+                {
+                    let tag = if matches!(kind, KernelKind::Map { .. }) {
+                        "scatter_map"
+                    } else {
+                        "scatter_reduce"
+                    };
+                    self.emit(buf, tag, kind);
+                    return Ok(HVal::Arr(self.buf_arr(buf)));
+                }
                 let zero = self.ids.indices(sh);
                 self.emit(
                     buf,
@@ -342,8 +355,6 @@ impl Lower {
                         body: Sx::Const(0.0),
                     },
                 );
-                let index: Vec<Sx> = ix.iter().cloned().chain(idx(&vars[k..])).collect();
-                let value = x.at(&self.ids, &idx(&vars));
                 self.emit(
                     buf,
                     "scatter",

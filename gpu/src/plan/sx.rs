@@ -272,6 +272,14 @@ impl Sx {
         }
     }
 
+    /// Whether the variable `v` occurs (binders are unique per kernel template, so an
+    /// occurrence is a free one wherever `v` is not bound inside).
+    pub fn mentions(&self, v: VarId) -> bool {
+        let mut found = false;
+        self.visit(&mut |s| found |= matches!(s, Sx::Var(w) if *w == v));
+        found
+    }
+
     /// Substitutes `to` for every free occurrence of `v` (binders are unique per kernel
     /// template, so no capture arises: `to` is a variable or a constant).
     pub fn subst(&self, v: VarId, to: &Sx) -> Sx {
