@@ -62,7 +62,8 @@ fn walk(steps: &[Step], pos: &mut usize, l: &mut Life) {
     }
 }
 
-fn outputs(o: &Output, out: &mut Vec<usize>) {
+/// The buffers of a result.
+pub fn outputs(o: &Output, out: &mut Vec<usize>) {
     match o {
         Output::Buf(b) => out.push(*b),
         Output::Tuple(os) => os.iter().for_each(|o| outputs(o, out)),

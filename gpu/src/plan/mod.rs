@@ -11,6 +11,7 @@ mod print;
 mod soac;
 pub mod sx;
 pub mod traffic;
+mod transpose;
 
 use adora_core::ast::Function;
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
@@ -265,6 +266,7 @@ impl Plan {
 /// (docs/backend.md lists them).
 pub fn plan(f: &Function) -> Result<Plan> {
     let mut p = lower::lower(f)?;
+    transpose::fold_transposes(&mut p);
     if let Some(k) = p
         .kernels()
         .into_iter()

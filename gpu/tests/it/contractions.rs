@@ -232,3 +232,27 @@ fn a_stored_broadcast_is_stored_over_the_dimensions_it_reads() {
     );
     agrees(&f, &p, &inputs(&f));
 }
+
+#[test]
+fn a_transposed_matrix_product_is_written_transposed_by_the_product() {
+    let src = "def main(a: R[3, 4], b: R[4, 5]) -> R[5, 3] =\n  \
+        let c = build [3, 5] ((i, j) => sum(build 4 (r => a[i, r] * b[r, j]))) in\n  \
+        build [5, 3] ((j, i) => c[i, j])\n";
+    let f = elaborate(src);
+    let p = plan(&f).expect("plans");
+    let ks = p.kernels();
+    assert!(
+        ks.len() == 1 && matches!(ks[0].kind, KernelKind::MatMul { m: 5, n: 3, .. }),
+        "{}",
+        show(&p)
+    );
+    agrees(&f, &p, &inputs(&f));
+    // A product read elsewhere too keeps its transpose.
+    let src = "def main(a: R[3, 4], b: R[4, 5]) -> (R[5, 3], R[3, 5]) =\n  \
+        let c = build [3, 5] ((i, j) => sum(build 4 (r => a[i, r] * b[r, j]))) in\n  \
+        (build [5, 3] ((j, i) => c[i, j]), c)\n";
+    let f = elaborate(src);
+    let p = plan(&f).expect("plans");
+    assert_eq!(p.kernels().len(), 2, "{}", show(&p));
+    agrees(&f, &p, &inputs(&f));
+}
