@@ -336,6 +336,31 @@ impl Ctx<'_> {
     }
 }
 
+/// Every zero of a product's result recomputed as the left fold of its products from the
+/// first, as the evaluator sums: `dgemm` starts from `+0.0`, so a sum of `-0.0` products
+/// (which the evaluator gives as `-0.0`) would come out `+0.0` and `1 / c` would differ.
+/// Zeros are rare in real data; each costs `k` products.
+#[allow(clippy::too_many_arguments)]
+fn signed_zeros(
+    a: &[f64],
+    ta: bool,
+    b: &[f64],
+    tb: bool,
+    m: usize,
+    n: usize,
+    k: usize,
+    out: &mut [f64],
+) {
+    let at = |i: usize, l: usize| if ta { a[l * m + i] } else { a[i * k + l] };
+    let bt = |l: usize, j: usize| if tb { b[j * k + l] } else { b[l * n + j] };
+    for (o, c) in out.iter_mut().enumerate() {
+        if *c == 0.0 {
+            let (i, j) = (o / n, o % n);
+            *c = (1..k).fold(at(i, 0) * bt(0, j), |s, l| s + at(i, l) * bt(l, j));
+        }
+    }
+}
+
 /// `out = op(a) · op(b)` by `matrixmultiply::dgemm`, blocks of rows in parallel.
 #[allow(clippy::too_many_arguments)]
 fn matmul(a: &[f64], ta: bool, b: &[f64], tb: bool, m: usize, n: usize, k: usize, out: &mut [f64]) {
@@ -375,4 +400,5 @@ fn matmul(a: &[f64], ta: bool, b: &[f64], tb: bool, m: usize, n: usize, k: usize
                 );
             }
         });
+    signed_zeros(a, ta, b, tb, m, n, k, out);
 }

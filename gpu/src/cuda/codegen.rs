@@ -259,12 +259,14 @@ pub fn kernel(plan: &Plan, k: &Kernel, prefix: &str) -> (String, Launch) {
             w.line(&format!(
                 "const long long col = (long long)blockIdx.x * {TILE} + tx;"
             ));
-            w.line("double acc = 0.0;");
+            // From -0.0, and padding products -0.0 * 0.0: a sum of -0.0 products stays
+            // -0.0, as the evaluator's left fold from the first product gives.
+            w.line("double acc = -0.0;");
             w.line(&format!(
                 "for (long long k0 = 0; k0 < {kk}LL; k0 += {TILE}) {{"
             ));
             w.line(&format!(
-                "  As[ty][tx] = (row < {m}LL && k0 + tx < {kk}LL) ? {} : 0.0;",
+                "  As[ty][tx] = (row < {m}LL && k0 + tx < {kk}LL) ? {} : -0.0;",
                 ai("row", "k0 + tx")
             ));
             w.line(&format!(

@@ -92,6 +92,18 @@ pub(crate) fn lower(f: &Function) -> Result<Plan> {
     })
 }
 
+/// The first operand of a `sum` of `n` elements. The evaluator's sum is a left fold from
+/// the first element (0 when there is none), so a sum of `-0.0`s is `-0.0`; `-0.0` is the
+/// neutral element of IEEE addition that keeps it (`-0.0 + x` is `x` for every `x`, and
+/// `+0.0 + -0.0` is `+0.0`), and `+0.0` is the empty sum.
+pub(crate) fn sum_start(n: usize) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        -0.0
+    }
+}
+
 /// The base of a literal.
 fn lit(l: &Lit) -> (Base, f64) {
     match l {
@@ -657,10 +669,12 @@ impl Lower {
             Prim::Sqrt => un(self, Base::R, Un::Sqrt, xs[0].clone()),
             Prim::Abs => un(self, xs[0].base, Un::Abs, xs[0].clone()),
             Prim::Floor => un(self, Base::Z, Un::Floor, xs[0].clone()),
-            Prim::Real => HVal::Arr(Arr {
-                base: Base::R,
-                ..xs[0].clone()
-            }),
+            // An integer is an integral double; `-0` (from `-(0)`, `-1 * 0`, `floor(-0.0)`)
+            // is the integer 0, so its real is `+0` (`x + 0` turns `-0` into `+0`, and
+            // `pow(real(-(0)), -1)` is `inf`, as the evaluator gives).
+            Prim::Real => HVal::Arr(self.zip(Base::R, &xs[..1], |v| {
+                Sx::bin(Bin::Add, v[0].clone(), Sx::Const(0.0))
+            })),
             Prim::Pow(k) => {
                 let u = if xs[0].base == Base::Z {
                     Un::PowZ(*k)
@@ -687,12 +701,13 @@ impl Lower {
             Prim::Sum => {
                 let x = xs[0].clone();
                 let red = x.shape.clone();
+                let zero = sum_start(red.iter().product());
                 self.reduction(
                     x.base,
                     &[],
                     red,
                     super::RedOp::Add,
-                    Arr::scalar(x.base, Sx::Const(0.0)),
+                    Arr::scalar(x.base, Sx::Const(zero)),
                     ctx,
                     |ids, _o, r| x.at(ids, r),
                 )
@@ -700,7 +715,8 @@ impl Lower {
             Prim::SumOuter => {
                 let x = xs[0].clone();
                 let out = x.shape[1..].to_vec();
-                let ne = Arr::from_fn(&mut self.ids, x.base, out.clone(), |_, _| Sx::Const(0.0));
+                let zero = sum_start(x.shape[0]);
+                let ne = Arr::from_fn(&mut self.ids, x.base, out.clone(), |_, _| Sx::Const(zero));
                 self.reduction(
                     x.base,
                     &out,

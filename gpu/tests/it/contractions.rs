@@ -256,3 +256,35 @@ fn a_transposed_matrix_product_is_written_transposed_by_the_product() {
     assert_eq!(p.kernels().len(), 2, "{}", show(&p));
     agrees(&f, &p, &inputs(&f));
 }
+
+/// Sums of `-0.0` are `-0.0`, as the evaluator's left fold from the first element gives:
+/// sums start from `-0.0` and a matrix product's zeros are re-summed in that order, so
+/// dividing by them gives the evaluator's infinity.
+#[test]
+fn sums_of_negative_zeros_keep_their_sign() {
+    let src = "def main(y: R) -> R = y / sum(replicate(3, y) * 0.0)\n";
+    let f = elaborate(src);
+    let p = plan(&f).expect("plans");
+    let got = adora_gpu::cpu::run(&p, &[Value::real(-0.5)]).expect("runs");
+    assert_eq!(got, Value::real(f64::INFINITY), "{}", show(&p));
+    let src = "def main(a: R[2, 3], b: R[3, 2]) -> R[2, 2] =\n  \
+        let c = build [2, 2] ((i, j) => sum(build 3 (r => a[i, r] * b[r, j]))) in\n  \
+        build [2, 2] ((i, j) => 1.0 / c[i, j])\n";
+    let f = elaborate(src);
+    let p = plan(&f).expect("plans");
+    assert!(show(&p).contains("matmul"), "{}", show(&p));
+    let a = Value::reals(vec![2, 3], vec![-1.0; 6]).unwrap();
+    let b = Value::reals(vec![3, 2], vec![0.0; 6]).unwrap();
+    let got = adora_gpu::cpu::run(&p, &[a.clone(), b.clone()]).expect("runs");
+    let (want, _) = eval(&f, &[a, b], &EvalOptions::default()).expect("evaluates");
+    assert_eq!(
+        want,
+        Value::reals(vec![2, 2], vec![f64::NEG_INFINITY; 4]).unwrap()
+    );
+    assert_eq!(got, want, "{}", show(&p));
+    // The integer `-(0)` is 0: its real is `+0.0`.
+    let f = elaborate("def main(x: R) -> R = pow(real(-(0)), -1) + x\n");
+    let p = plan(&f).expect("plans");
+    let got = adora_gpu::cpu::run(&p, &[Value::real(0.0)]).expect("runs");
+    assert_eq!(got, Value::real(f64::INFINITY), "{}", show(&p));
+}
