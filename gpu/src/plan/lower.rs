@@ -156,23 +156,8 @@ impl Lower {
         {
             let ids = &mut self.ids;
             let mut fresh = || ids.fresh();
-            match &mut kind {
-                KernelKind::Map { body, .. } => body.share_equal_operands(&mut fresh),
-                KernelKind::Reduce { init, body, .. } => {
-                    init.share_equal_operands(&mut fresh);
-                    body.share_equal_operands(&mut fresh);
-                }
-                KernelKind::Scan { init, step, .. } => {
-                    init.share_equal_operands(&mut fresh);
-                    step.share_equal_operands(&mut fresh);
-                }
-                KernelKind::Scatter { index, value, .. } => {
-                    index
-                        .iter_mut()
-                        .for_each(|i| i.share_equal_operands(&mut fresh));
-                    value.share_equal_operands(&mut fresh);
-                }
-                KernelKind::MatMul { .. } => {}
+            for e in kind.exprs_mut() {
+                e.share_equal_operands(&mut fresh);
             }
         }
         let mut map: HashMap<VarId, VarId> = HashMap::new();
@@ -186,44 +171,12 @@ impl Lower {
             }
             k
         };
-        match &mut kind {
-            KernelKind::Map { vars, body } => {
-                vars.iter_mut().for_each(|v| *v = f(*v));
-                body.rename(&mut f);
-            }
-            KernelKind::Reduce {
-                vars,
-                red_vars,
-                init,
-                body,
-                ..
-            } => {
-                vars.iter_mut().for_each(|v| *v = f(*v));
-                red_vars.iter_mut().for_each(|v| *v = f(*v));
-                init.rename(&mut f);
-                body.rename(&mut f);
-            }
-            KernelKind::Scan {
-                vars,
-                k,
-                acc,
-                init,
-                step,
-            } => {
-                vars.iter_mut().for_each(|v| *v = f(*v));
-                *k = f(*k);
-                *acc = f(*acc);
-                init.rename(&mut f);
-                step.rename(&mut f);
-            }
-            KernelKind::Scatter {
-                vars, index, value, ..
-            } => {
-                vars.iter_mut().for_each(|v| *v = f(*v));
-                index.iter_mut().for_each(|i| i.rename(&mut f));
-                value.rename(&mut f);
-            }
-            KernelKind::MatMul { .. } => {}
+        // Binders first, so a kernel's own index variables are numbered from 0 in order.
+        for v in kind.binders_mut() {
+            *v = f(*v);
+        }
+        for e in kind.exprs_mut() {
+            e.rename(&mut f);
         }
         let nvars = map.len() as u32;
         self.kernels += 1;

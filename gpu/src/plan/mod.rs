@@ -160,6 +160,34 @@ impl KernelKind {
         }
     }
 
+    /// The scalar expressions of the kernel, mutably (the order of [`KernelKind::exprs`]).
+    pub fn exprs_mut(&mut self) -> Vec<&mut Sx> {
+        match self {
+            KernelKind::Map { body, .. } => vec![body],
+            KernelKind::Reduce { init, body, .. } => vec![init, body],
+            KernelKind::Scan { init, step, .. } => vec![init, step],
+            KernelKind::Scatter { index, value, .. } => {
+                index.iter_mut().chain(std::iter::once(value)).collect()
+            }
+            KernelKind::MatMul { .. } => Vec::new(),
+        }
+    }
+
+    /// The variables the kernel binds itself (index variables of its spaces, a scan's
+    /// position and accumulator), mutably.
+    pub fn binders_mut(&mut self) -> Vec<&mut VarId> {
+        match self {
+            KernelKind::Map { vars, .. } | KernelKind::Scatter { vars, .. } => {
+                vars.iter_mut().collect()
+            }
+            KernelKind::Reduce { vars, red_vars, .. } => {
+                vars.iter_mut().chain(red_vars.iter_mut()).collect()
+            }
+            KernelKind::Scan { vars, k, acc, .. } => vars.iter_mut().chain([k, acc]).collect(),
+            KernelKind::MatMul { .. } => Vec::new(),
+        }
+    }
+
     /// Nodes of the kernel's scalar expressions.
     pub fn size(&self) -> usize {
         self.exprs().iter().map(|e| e.size()).sum()
