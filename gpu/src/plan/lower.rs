@@ -153,6 +153,7 @@ impl Lower {
 
     /// Appends a kernel computing `kind` into `out`, with its variables renumbered.
     pub fn emit(&mut self, out: usize, tag: &str, mut kind: KernelKind) {
+        self.tabulate(out, &mut kind);
         {
             let ids = &mut self.ids;
             let mut fresh = || ids.fresh();
@@ -191,6 +192,53 @@ impl Lower {
             .last_mut()
             .expect("a step list")
             .push(Step::Kernel(k));
+    }
+
+    /// Emits the tables of a `map` or `reduce` kernel's body ([`super::tabulate`]) and
+    /// makes the body read them.
+    fn tabulate(&mut self, out: usize, kind: &mut KernelKind) {
+        let points = self.buffers[out].len();
+        let (space, points, body) = match kind {
+            KernelKind::Map { vars, body } => (vars.clone(), points, body),
+            KernelKind::Reduce {
+                vars,
+                red_vars,
+                red,
+                body,
+                ..
+            } => (
+                vars.iter().chain(red_vars.iter()).copied().collect(),
+                points.saturating_mul(red.iter().product()),
+                body,
+            ),
+            _ => return,
+        };
+        let tables = super::tabulate::tabulate(&self.ids, &space, points, body);
+        if tables.is_empty() {
+            return;
+        }
+        let mut bufs = Vec::new();
+        for t in tables {
+            let b = self.buffer(Base::R, t.shape);
+            self.emit(
+                b,
+                "table",
+                KernelKind::Map {
+                    vars: t.vars,
+                    body: t.body,
+                },
+            );
+            bufs.push(b);
+        }
+        let n = bufs.len();
+        body.rebuffer(&|b| {
+            let k = usize::MAX - b;
+            if k < n {
+                bufs[k]
+            } else {
+                b
+            }
+        });
     }
 
     /// The buffer holding `a` (a new one computed by a kernel unless `a` is one).

@@ -10,6 +10,7 @@ mod memory;
 mod print;
 mod soac;
 pub mod sx;
+mod tabulate;
 pub mod traffic;
 mod transpose;
 

@@ -288,3 +288,24 @@ fn sums_of_negative_zeros_keep_their_sign() {
     let got = adora_gpu::cpu::run(&p, &[Value::real(0.0)]).expect("runs");
     assert_eq!(got, Value::real(f64::INFINITY), "{}", show(&p));
 }
+
+#[test]
+fn an_invariant_exponential_is_tabulated_once() {
+    // `exp(w[k, j])` reads neither `i`: a [4, 6] table instead of 50 · 4 · 6 exponentials.
+    let src = "def main(w: R[4, 6], x: R[50, 6]) -> R[50, 4] =\n  \
+        build [50, 4] ((i, k) => sum(build 6 (j => exp(w[k, j]) * x[i, j] + exp(w[k, j]))))\n";
+    let f = elaborate(src);
+    let p = plan(&f).expect("plans");
+    let tables: Vec<_> = p
+        .kernels()
+        .into_iter()
+        .filter(|k| k.name.ends_with("_table"))
+        .collect();
+    assert_eq!(tables.len(), 1, "{}", show(&p));
+    assert_eq!(p.buffers[tables[0].out].shape, [4, 6], "{}", show(&p));
+    agrees(&f, &p, &inputs(&f));
+    // Read as often as its table is large: no table.
+    let src = "def main(w: R[4, 6]) -> R[4, 6] = build [4, 6] ((k, j) => exp(w[k, j]))\n";
+    let p = plan(&elaborate(src)).expect("plans");
+    assert!(!show(&p).contains("table"), "{}", show(&p));
+}
