@@ -2,6 +2,7 @@
 
 mod corpus;
 mod limits;
+mod machine;
 mod nvrtc;
 mod sharing;
 mod shim;
