@@ -8,7 +8,6 @@ use super::lanes::{offset, Ev, L};
 use super::matmul::matmul;
 use crate::plan::KernelKind;
 use rayon::prelude::*;
-use std::rc::Rc;
 
 /// Lanes per chunk for a space of `n` points.
 pub(super) fn chunk_len(n: usize) -> usize {
@@ -24,23 +23,16 @@ pub(super) fn unflatten(mut flat: usize, shape: &[usize], out: &mut [usize]) {
     }
 }
 
-/// Lanes of the index variables `vars` (of `shape`) for flat points `start..start+n`.
-pub(super) fn index_lanes(ev: &mut Ev<'_>, vars: &[u32], shape: &[usize], start: usize, n: usize) {
-    if let ([v], [_]) = (vars, shape) {
-        // One dimension: the lanes are `start + lane`, no division per point.
-        ev.set(*v, L::R(start));
-        return;
-    }
-    let mut cols: Vec<Vec<f64>> = vec![Vec::with_capacity(n); vars.len()];
-    let mut ix = vec![0usize; shape.len()];
-    for p in start..start + n {
-        unflatten(p, shape, &mut ix);
-        for (c, &i) in cols.iter_mut().zip(&ix) {
-            c.push(i as f64);
-        }
-    }
-    for (v, c) in vars.iter().zip(cols) {
-        ev.set(*v, L::V(Rc::new(c)));
+/// Writes the lanes of `r` into `out`.
+pub(super) fn write(r: &L<'_>, out: &mut [f64]) {
+    match r {
+        L::U(x) => out.fill(*x),
+        L::R(s) => out
+            .iter_mut()
+            .enumerate()
+            .for_each(|(l, o)| *o = (s + l) as f64),
+        L::S(v) => out.copy_from_slice(v),
+        L::V(v) => out.copy_from_slice(v),
     }
 }
 
@@ -57,11 +49,7 @@ pub(super) struct Ctx<'a> {
 impl Ctx<'_> {
     /// An evaluator of `n` lanes with the host loop counters bound.
     pub(super) fn ev(&self, n: usize) -> Ev<'_> {
-        let mut ev = Ev {
-            bufs: self.bufs,
-            env: vec![None; self.nvars],
-            n,
-        };
+        let mut ev = Ev::new(self.bufs, self.nvars, n);
         for (v, c) in self.counters {
             ev.set(*v, L::U(*c));
         }
@@ -75,11 +63,10 @@ impl Ctx<'_> {
                 let c = chunk_len(out.len());
                 out.par_chunks_mut(c).enumerate().for_each(|(i, chunk)| {
                     let mut ev = self.ev(chunk.len());
-                    index_lanes(&mut ev, vars, shape, i * c, chunk.len());
+                    ev.index(vars, shape, i * c);
                     let r = ev.eval(body);
-                    for (l, o) in chunk.iter_mut().enumerate() {
-                        *o = r.at(l);
-                    }
+                    write(&r, chunk);
+                    ev.recycle(r);
                 });
             }
             KernelKind::Reduce {
@@ -107,14 +94,16 @@ impl Ctx<'_> {
                     .map(|&s| {
                         let n = c.min(r - s);
                         let mut ev = self.ev(n);
-                        index_lanes(&mut ev, vars, rest, s, n);
+                        ev.index(vars, rest, s);
                         let mut a = ev.eval(init);
                         let mut col = Vec::with_capacity(m * n);
                         for kk in 0..m {
                             ev.set(*k, L::U(kk as f64));
                             ev.set(*acc, a);
                             a = ev.eval(step);
-                            col.extend((0..n).map(|l| a.at(l)));
+                            let at = col.len();
+                            col.resize(at + n, 0.0);
+                            write(&a, &mut col[at..]);
                         }
                         col
                     })
@@ -141,7 +130,7 @@ impl Ctx<'_> {
                     .map(|&s| {
                         let n = c.min(total - s);
                         let mut ev = self.ev(n);
-                        index_lanes(&mut ev, vars, src, s, n);
+                        ev.index(vars, src, s);
                         let ix: Vec<L> = index.iter().map(|i| ev.eval(i)).collect();
                         let v = ev.eval(value);
                         (0..n)

@@ -11,12 +11,13 @@
 //! | `map`, `scan`, `scatter` kernels over chunks of lanes | `kernels.rs` |
 //! | `reduce` kernels | `reduce.rs` |
 //! | `matmul` kernels | `matmul.rs` |
-//! | a kernel body over the lanes of a chunk | `lanes.rs` |
+//! | a kernel body over the lanes of a chunk | `lanes.rs`, `load.rs` |
 //! | values in and out of buffers | `values.rs` |
 //! | the machine's copy bandwidth | `stream.rs` |
 
 mod kernels;
 pub mod lanes;
+mod load;
 mod machine;
 mod matmul;
 mod reduce;

@@ -1,27 +1,97 @@
 //! `reduce` kernels (docs/backend.md, "CPU executor"): lanes over the outputs walking the
 //! reduced space in order, or, for few outputs over a large space, lanes over the reduced
 //! space with partial results per chunk combined in chunk order (the `min`/`max` NaN
-//! rule of docs/backend.md, "Numbers").
+//! rule of docs/backend.md, "Numbers"). Each combination runs its own loop per operator
+//! (`+`, `*`, `min`, `max`), with the operands in the same order as [`ops::bin`]'s left
+//! fold, so the bits are those of the fold.
 
-use super::kernels::{chunk_len, index_lanes, unflatten, Ctx};
+use super::kernels::{chunk_len, unflatten, Ctx};
 use super::lanes::L;
+use crate::plan::sx::{ops, Bin, Sx};
+use crate::plan::RedOp;
 use rayon::prelude::*;
 
+/// `acc[l] = f(acc[l], x[l])` on every lane.
+#[inline(always)]
+fn combine_with(acc: &mut [f64], x: &L<'_>, f: impl Fn(f64, f64) -> f64) {
+    match x {
+        L::U(c) => acc.iter_mut().for_each(|a| *a = f(*a, *c)),
+        L::R(s) => acc
+            .iter_mut()
+            .enumerate()
+            .for_each(|(l, a)| *a = f(*a, (s + l) as f64)),
+        L::S(v) => acc
+            .iter_mut()
+            .zip(v.iter())
+            .for_each(|(a, &y)| *a = f(*a, y)),
+        L::V(v) => acc
+            .iter_mut()
+            .zip(v.iter())
+            .for_each(|(a, &y)| *a = f(*a, y)),
+    }
+}
+
+/// `acc[l] = acc[l] op x[l]`.
+fn combine(op: RedOp, acc: &mut [f64], x: &L<'_>) {
+    match op {
+        RedOp::Add => combine_with(acc, x, |a, b| a + b),
+        RedOp::Mul => combine_with(acc, x, |a, b| a * b),
+        RedOp::Min => combine_with(acc, x, |a, b| ops::bin(Bin::Min, a, b)),
+        RedOp::Max => combine_with(acc, x, |a, b| ops::bin(Bin::Max, a, b)),
+    }
+}
+
+/// The left fold `x[0] op x[1] op …` of `n ≥ 1` lanes, and whether a lane is NaN.
+#[inline(always)]
+fn fold_with(x: &L<'_>, n: usize, f: impl Fn(f64, f64) -> f64) -> (f64, bool) {
+    match x {
+        L::S(v) => fold_slice(v, f),
+        L::V(v) => fold_slice(v, f),
+        x => {
+            let mut a = x.at(0);
+            let mut nan = a.is_nan();
+            for l in 1..n {
+                nan |= x.at(l).is_nan();
+                a = f(a, x.at(l));
+            }
+            (a, nan)
+        }
+    }
+}
+
+#[inline(always)]
+fn fold_slice(v: &[f64], f: impl Fn(f64, f64) -> f64) -> (f64, bool) {
+    let Some((&first, rest)) = v.split_first() else {
+        return (f64::NAN, true);
+    };
+    let a = rest.iter().fold(first, |a, &y| f(a, y));
+    (a, v.iter().any(|y| y.is_nan()))
+}
+
+/// The fold of the lanes with `op`.
+fn fold(op: RedOp, x: &L<'_>, n: usize) -> (f64, bool) {
+    match op {
+        RedOp::Add => fold_with(x, n, |a, b| a + b),
+        RedOp::Mul => fold_with(x, n, |a, b| a * b),
+        RedOp::Min => fold_with(x, n, |a, b| ops::bin(Bin::Min, a, b)),
+        RedOp::Max => fold_with(x, n, |a, b| ops::bin(Bin::Max, a, b)),
+    }
+}
+
 impl Ctx<'_> {
-    #[allow(clippy::too_many_arguments)]
     /// A `reduce` kernel of output shape `shape` into `out`.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn reduce(
         &self,
         vars: &[u32],
         red_vars: &[u32],
         red: &[usize],
-        op: crate::plan::RedOp,
-        init: &crate::plan::Sx,
-        body: &crate::plan::Sx,
+        op: RedOp,
+        init: &Sx,
+        body: &Sx,
         shape: &[usize],
         out: &mut [f64],
     ) {
-        use crate::plan::sx::ops;
         let f = op.bin();
         let m: usize = red.iter().product();
         let threads = rayon::current_num_threads().max(1);
@@ -30,11 +100,10 @@ impl Ctx<'_> {
             let c = chunk_len(out.len());
             out.par_chunks_mut(c).enumerate().for_each(|(i, chunk)| {
                 let mut ev = self.ev(chunk.len());
-                index_lanes(&mut ev, vars, shape, i * c, chunk.len());
-                let mut acc: Vec<f64> = {
-                    let a = ev.eval(init);
-                    (0..chunk.len()).map(|l| a.at(l)).collect()
-                };
+                ev.index(vars, shape, i * c);
+                let a = ev.eval(init);
+                super::kernels::write(&a, chunk);
+                ev.recycle(a);
                 let mut ix = vec![0usize; red.len()];
                 for r in 0..m {
                     unflatten(r, red, &mut ix);
@@ -42,11 +111,9 @@ impl Ctx<'_> {
                         ev.set(*v, L::U(x as f64));
                     }
                     let x = ev.eval(body);
-                    for (l, a) in acc.iter_mut().enumerate() {
-                        *a = ops::bin(f, *a, x.at(l));
-                    }
+                    combine(op, chunk, &x);
+                    ev.recycle(x);
                 }
-                chunk.copy_from_slice(&acc);
             });
             return;
         }
@@ -54,7 +121,7 @@ impl Ctx<'_> {
         // per chunk combined in order. `min`/`max` are not associative once a NaN occurs
         // (an unordered pair keeps its right operand, so a left fold restarts after each
         // NaN): a chunk holding a NaN replaces what the chunks before it gave.
-        let restarts = matches!(op, crate::plan::RedOp::Min | crate::plan::RedOp::Max);
+        let restarts = matches!(op, RedOp::Min | RedOp::Max);
         for (o, slot) in out.iter_mut().enumerate() {
             let mut oix = vec![0usize; shape.len()];
             unflatten(o, shape, &mut oix);
@@ -68,14 +135,10 @@ impl Ctx<'_> {
                     for (v, &x) in vars.iter().zip(&oix) {
                         ev.set(*v, L::U(x as f64));
                     }
-                    index_lanes(&mut ev, red_vars, red, s, n);
+                    ev.index(red_vars, red, s);
                     let x = ev.eval(body);
-                    let mut a = x.at(0);
-                    let mut nan = a.is_nan();
-                    for l in 1..n {
-                        nan |= x.at(l).is_nan();
-                        a = ops::bin(f, a, x.at(l));
-                    }
+                    let (a, nan) = fold(op, &x, n);
+                    ev.recycle(x);
                     (a, restarts && nan)
                 })
                 .collect();

@@ -1,6 +1,7 @@
 //! The integration tests of `adora-gpu`, one binary (docs/architecture.md, "Tests").
 
 mod corpus;
+mod lanes;
 mod limits;
 mod machine;
 mod nvrtc;
