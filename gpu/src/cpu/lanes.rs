@@ -41,6 +41,16 @@ impl L<'_> {
         }
     }
 
+    /// The lanes `start..start + len`.
+    pub fn part(&self, start: usize, len: usize) -> L<'_> {
+        match self {
+            L::U(x) => L::U(*x),
+            L::R(s) => L::R(s + start),
+            L::S(v) => L::S(&v[start..start + len]),
+            L::V(v) => L::S(&v[start..start + len]),
+        }
+    }
+
     /// The per-lane values of `S` and `V`.
     #[inline]
     pub fn slice(&self) -> Option<&[f64]> {
@@ -165,29 +175,40 @@ impl<'a> Ev<'a> {
         self.cols = vars.is_empty();
     }
 
-    /// Computes the index columns of `flat`, counting the multi-index up from the first
-    /// point (no division per lane).
+    /// Computes the index columns of `flat`, a run of the innermost dimension at a time
+    /// (no division per lane).
     fn columns(&mut self) {
         let Some(f) = self.flat else { return };
         self.cols = true;
-        let n = self.n;
-        let mut ix = vec![0usize; f.shape.len()];
+        let (n, d) = (self.n, f.shape.len());
+        if d == 0 {
+            return;
+        }
+        let mut ix = vec![0usize; d];
         let mut flat = f.start;
-        for k in (0..f.shape.len()).rev() {
+        for k in (0..d).rev() {
             ix[k] = flat % f.shape[k].max(1);
             flat /= f.shape[k].max(1);
         }
-        let mut cols: Vec<Vec<f64>> = (0..f.vars.len()).map(|_| self.fresh()).collect();
-        for _ in 0..n {
-            for (c, &i) in cols.iter_mut().zip(&ix) {
-                c.push(i as f64);
+        let mut cols: Vec<Vec<f64>> = (0..d).map(|_| self.fresh()).collect();
+        let inner = f.shape[d - 1].max(1);
+        let mut done = 0;
+        while done < n {
+            let run = (inner - ix[d - 1]).min(n - done);
+            let j = ix[d - 1];
+            cols[d - 1].extend((j..j + run).map(|i| i as f64));
+            for k in 0..d - 1 {
+                let x = ix[k] as f64;
+                cols[k].extend(std::iter::repeat_n(x, run));
             }
-            for k in (0..ix.len()).rev() {
-                ix[k] += 1;
-                if ix[k] < f.shape[k] || k == 0 {
+            done += run;
+            ix[d - 1] += run;
+            for k in (1..d).rev() {
+                if ix[k] < f.shape[k] {
                     break;
                 }
                 ix[k] = 0;
+                ix[k - 1] += 1;
             }
         }
         for (v, c) in f.vars.iter().zip(cols) {

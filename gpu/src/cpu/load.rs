@@ -8,6 +8,7 @@
 //! | all uniform | one uniform value (0 when out of bounds) |
 //! | uniform but one `R(s)` of stride 1, wholly in bounds | the slice, borrowed |
 //! | uniform but one `R(s)`, otherwise | the in-bounds lanes gathered, zeros outside |
+//! | uniform but one per-lane index | gathered (no bounds check per lane for an index variable whose dimension fits) |
 //! | any other | per lane: the offset from the non-uniform indices, 0 when out of bounds |
 
 use super::lanes::{index, Ev, L};
@@ -49,10 +50,18 @@ impl<'a> Ev<'a> {
                 _ => {
                     let mut out = self.fresh();
                     let xs = ls[k].slice().unwrap_or(&[]);
-                    out.extend(xs.iter().map(|&i| match index(i, dim) {
-                        Some(i) => buf.get(base + i * st).copied().unwrap_or(0.0),
-                        None => 0.0,
-                    }));
+                    if self.in_bounds(&ix[k], dim) {
+                        // An index variable's lanes: integers below `dim`.
+                        out.extend(
+                            xs.iter()
+                                .map(|&i| buf.get(base + i as usize * st).copied().unwrap_or(0.0)),
+                        );
+                    } else {
+                        out.extend(xs.iter().map(|&i| match index(i, dim) {
+                            Some(i) => buf.get(base + i * st).copied().unwrap_or(0.0),
+                            None => 0.0,
+                        }));
+                    }
                     L::V(Rc::new(out))
                 }
             },
@@ -75,6 +84,19 @@ impl<'a> Ev<'a> {
             self.recycle(l);
         }
         r
+    }
+
+    /// Whether `i` is one of the chunk's index variables (still bound to its index lanes)
+    /// whose dimension is at most `dim`, so that every lane is an integer below `dim`.
+    fn in_bounds(&self, i: &Sx, dim: usize) -> bool {
+        match (i, self.flat) {
+            (Sx::Var(v), Some(f)) => f
+                .vars
+                .iter()
+                .position(|w| w == v)
+                .is_some_and(|p| f.shape[p] <= dim),
+            _ => false,
+        }
     }
 
     /// A load whose uniform index is out of bounds: 0 on every lane.

@@ -92,65 +92,101 @@ impl Ctx<'_> {
         shape: &[usize],
         out: &mut [f64],
     ) {
+        let m: usize = red.iter().product();
+        if m >= 4096 && out.len() * 16 <= m {
+            return self.reduce_joint(vars, red_vars, red, op, init, body, shape, out);
+        }
+        // Lanes over the outputs; the reduced space is walked in order.
+        let c = chunk_len(out.len());
+        out.par_chunks_mut(c).enumerate().for_each(|(i, chunk)| {
+            let mut ev = self.ev(chunk.len());
+            ev.index(vars, shape, i * c);
+            let a = ev.eval(init);
+            super::kernels::write(&a, chunk);
+            ev.recycle(a);
+            let mut ix = vec![0usize; red.len()];
+            for r in 0..m {
+                unflatten(r, red, &mut ix);
+                for (v, &x) in red_vars.iter().zip(&ix) {
+                    ev.set(*v, L::U(x as f64));
+                }
+                let x = ev.eval(body);
+                combine(op, chunk, &x);
+                ev.recycle(x);
+            }
+        });
+    }
+
+    /// Few outputs over a large reduced space: lanes over the joint space `red × shape`
+    /// (the reduced indices outer, so a chunk holds whole rows of outputs and a body
+    /// reading `b[r, o]` of that shape reads a slice), one partial result per output and
+    /// chunk, folded over the chunk's rows in order, the partials combined in chunk order
+    /// after `init`. `min`/`max` are not associative once a NaN occurs (an unordered pair
+    /// keeps its right operand, so a left fold restarts after each NaN): a partial whose
+    /// rows hold a NaN replaces what the chunks before it gave.
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_joint(
+        &self,
+        vars: &[u32],
+        red_vars: &[u32],
+        red: &[usize],
+        op: RedOp,
+        init: &Sx,
+        body: &Sx,
+        shape: &[usize],
+        out: &mut [f64],
+    ) {
         let f = op.bin();
         let m: usize = red.iter().product();
-        let threads = rayon::current_num_threads().max(1);
-        if out.len() >= 4 * threads || m < 4096 {
-            // Lanes over the outputs; the reduced space is walked in order.
-            let c = chunk_len(out.len());
-            out.par_chunks_mut(c).enumerate().for_each(|(i, chunk)| {
-                let mut ev = self.ev(chunk.len());
-                ev.index(vars, shape, i * c);
-                let a = ev.eval(init);
-                super::kernels::write(&a, chunk);
-                ev.recycle(a);
-                let mut ix = vec![0usize; red.len()];
-                for r in 0..m {
-                    unflatten(r, red, &mut ix);
-                    for (v, &x) in red_vars.iter().zip(&ix) {
-                        ev.set(*v, L::U(x as f64));
-                    }
-                    let x = ev.eval(body);
-                    combine(op, chunk, &x);
-                    ev.recycle(x);
-                }
-            });
+        let outs = out.len();
+        if outs == 0 {
             return;
         }
-        // Few outputs over a large space: lanes over the reduced space, partial results
-        // per chunk combined in order. `min`/`max` are not associative once a NaN occurs
-        // (an unordered pair keeps its right operand, so a left fold restarts after each
-        // NaN): a chunk holding a NaN replaces what the chunks before it gave.
         let restarts = matches!(op, RedOp::Min | RedOp::Max);
-        for (o, slot) in out.iter_mut().enumerate() {
-            let mut oix = vec![0usize; shape.len()];
-            unflatten(o, shape, &mut oix);
-            let c = chunk_len(m);
-            let starts: Vec<usize> = (0..m).step_by(c.max(1)).collect();
-            let parts: Vec<(f64, bool)> = starts
-                .par_iter()
-                .map(|&s| {
-                    let n = c.min(m - s);
-                    let mut ev = self.ev(n);
-                    for (v, &x) in vars.iter().zip(&oix) {
-                        ev.set(*v, L::U(x as f64));
-                    }
-                    ev.index(red_vars, red, s);
-                    let x = ev.eval(body);
-                    let (a, nan) = fold(op, &x, n);
+        let jvars: Vec<u32> = red_vars.iter().chain(vars).copied().collect();
+        let jshape: Vec<usize> = red.iter().chain(shape).copied().collect();
+        let rows = (chunk_len(m * outs) / outs).max(1);
+        let starts: Vec<usize> = (0..m).step_by(rows).collect();
+        let parts: Vec<(Vec<f64>, Vec<bool>)> = starts
+            .par_iter()
+            .map(|&s| {
+                let k = rows.min(m - s);
+                let mut ev = self.ev(k * outs);
+                ev.index(&jvars, &jshape, s * outs);
+                let x = ev.eval(body);
+                if outs == 1 {
+                    let (a, nan) = fold(op, &x, k);
                     ev.recycle(x);
-                    (a, restarts && nan)
-                })
-                .collect();
-            let mut ev = self.ev(1);
-            for (v, &x) in vars.iter().zip(&oix) {
-                ev.set(*v, L::U(x as f64));
+                    return (vec![a], vec![nan]);
+                }
+                let mut acc = vec![0.0; outs];
+                super::kernels::write(&x.part(0, outs), &mut acc);
+                let mut nan: Vec<bool> = acc.iter().map(|a| a.is_nan()).collect();
+                for row in 1..k {
+                    let xr = x.part(row * outs, outs);
+                    combine(op, &mut acc, &xr);
+                    if restarts {
+                        for (o, b) in nan.iter_mut().enumerate() {
+                            *b |= xr.at(o).is_nan();
+                        }
+                    }
+                }
+                ev.recycle(x);
+                (acc, nan)
+            })
+            .collect();
+        let mut ev = self.ev(outs);
+        ev.index(vars, shape, 0);
+        let a = ev.eval(init);
+        super::kernels::write(&a, out);
+        for (p, nan) in parts {
+            for ((a, p), nan) in out.iter_mut().zip(p).zip(nan) {
+                *a = if restarts && nan {
+                    p
+                } else {
+                    ops::bin(f, *a, p)
+                };
             }
-            let mut a = ev.eval(init).at(0);
-            for (p, restart) in parts {
-                a = if restart { p } else { ops::bin(f, a, p) };
-            }
-            *slot = a;
         }
     }
 }

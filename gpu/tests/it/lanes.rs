@@ -115,6 +115,9 @@ fn large_min_and_max_reductions_keep_the_nan_rule() {
     let mut x = data(10_000, 9);
     x[5_000] = f64::NAN;
     x[7_001] = f64::NAN;
+    // Extremes before the NaNs, which the fold forgets at a NaN.
+    x[100] = -100.0;
+    x[200] = 100.0;
     let x = Value::reals(vec![10_000], x).unwrap();
     for op in ["min", "max"] {
         let src = format!(
@@ -132,4 +135,58 @@ fn a_large_sum_agrees_within_rounding() {
         Value::reals(vec![20_000], data(20_000, 11)).unwrap(),
     ];
     agrees(src, &inputs, false);
+}
+
+#[test]
+fn few_outputs_over_many_rows_reduce_over_the_joint_space() {
+    // 16 outputs over 5,000 rows: lanes over rows × outputs, partials per chunk. Sums
+    // within rounding; min and max bit for bit, with NaNs in two columns (one in the
+    // last row, one in a middle chunk).
+    let mut a = data(80_000, 12);
+    a[79_995] = f64::NAN;
+    a[1_000 * 16 + 2] = f64::NAN;
+    // Extremes before the NaN, which the fold forgets at the NaN.
+    a[10 * 16 + 2] = -100.0;
+    a[20 * 16 + 2] = 100.0;
+    let a = Value::reals(vec![5_000, 16], a).unwrap();
+    let text = agrees(
+        "def main(a: R[5000, 16]) -> R[16] = sum_outer(a)\n",
+        std::slice::from_ref(&a),
+        false,
+    );
+    assert!(text.contains("reduce [v0]"), "{text}");
+    for op in ["min", "max"] {
+        let src = format!("def main(a: R[5000, 16]) -> R[16] = reduce({op}, a[1] * 0.5, a)\n");
+        let text = agrees(&src, std::slice::from_ref(&a), true);
+        assert!(text.contains("reduce [v0]"), "{text}");
+    }
+}
+
+/// Matrix products large enough to be split over the threads (2^18 multiply-adds): by rows when the left
+/// operand is tall, by columns when it is wide, with either operand transposed.
+#[test]
+fn split_matrix_products_agree() {
+    let cases = [
+        ("a[i, r]", "b[r, j]", (16, 64, 256)),
+        ("a[i, r]", "b[r, j]", (256, 64, 16)),
+        ("a[r, i]", "b[j, r]", (16, 64, 256)),
+        ("a[r, i]", "b[j, r]", (256, 64, 16)),
+    ];
+    for (x, y, (m, l, p)) in cases {
+        let (ash, bsh) = (
+            if x.starts_with("a[i") { [m, l] } else { [l, m] },
+            if y.starts_with("b[r") { [l, p] } else { [p, l] },
+        );
+        let src = format!(
+            "def main(a: R[{}, {}], b: R[{}, {}]) -> R[{m}, {p}] =\n  \
+             build [{m}, {p}] ((i, j) => sum(build {l} (r => {x} * {y})))\n",
+            ash[0], ash[1], bsh[0], bsh[1]
+        );
+        let inputs = [
+            Value::reals(ash.to_vec(), data(m * l, 13)).unwrap(),
+            Value::reals(bsh.to_vec(), data(l * p, 14)).unwrap(),
+        ];
+        let text = agrees(&src, &inputs, false);
+        assert!(text.contains("matmul"), "{text}");
+    }
 }
