@@ -6,7 +6,7 @@
 
 use super::lanes::{offset, Ev, L};
 use super::matmul::matmul;
-use crate::plan::KernelKind;
+use crate::plan::{KernelKind, Sx};
 use rayon::prelude::*;
 
 /// Lanes per chunk for a space of `n` points.
@@ -121,31 +121,7 @@ impl Ctx<'_> {
                 src,
                 index,
                 value,
-            } => {
-                let total: usize = src.iter().product();
-                let c = chunk_len(total);
-                let starts: Vec<usize> = (0..total).step_by(c.max(1)).collect();
-                let parts: Vec<Vec<(Option<usize>, f64)>> = starts
-                    .par_iter()
-                    .map(|&s| {
-                        let n = c.min(total - s);
-                        let mut ev = self.ev(n);
-                        ev.index(vars, src, s);
-                        let ix: Vec<L> = index.iter().map(|i| ev.eval(i)).collect();
-                        let v = ev.eval(value);
-                        (0..n)
-                            .map(|l| (offset(shape, ix.iter().map(|x| x.at(l))), v.at(l)))
-                            .collect()
-                    })
-                    .collect();
-                for part in parts {
-                    for (o, v) in part {
-                        if let Some(o) = o {
-                            out[o] += v;
-                        }
-                    }
-                }
-            }
+            } => self.scatter(vars, src, index, value, shape, out),
             KernelKind::MatMul {
                 a,
                 ta,
@@ -155,6 +131,62 @@ impl Ctx<'_> {
                 n,
                 k,
             } => matmul(self.bufs[*a], *ta, self.bufs[*b], *tb, *m, *n, *k, out),
+        }
+    }
+
+    /// `out[index] += value` over the source space `src`: waves of chunks compute their
+    /// (offset, value) pairs in parallel into buffers reused from wave to wave, then the
+    /// pairs are added in source order (out-of-bounds writes dropped), so the sums do not
+    /// depend on the thread schedule.
+    fn scatter(
+        &self,
+        vars: &[u32],
+        src: &[usize],
+        index: &[Sx],
+        value: &Sx,
+        shape: &[usize],
+        out: &mut [f64],
+    ) {
+        let total: usize = src.iter().product();
+        let c = chunk_len(total);
+        let chunks = total.div_ceil(c);
+        let wave = (rayon::current_num_threads().max(1) * 4).min(chunks);
+        let mut parts: Vec<(Vec<usize>, Vec<f64>)> = vec![Default::default(); wave];
+        let mut first = 0;
+        while first < chunks {
+            let w = wave.min(chunks - first);
+            parts[..w]
+                .par_iter_mut()
+                .enumerate()
+                .for_each(|(j, (offs, vals))| {
+                    let s = (first + j) * c;
+                    let n = c.min(total - s);
+                    let mut ev = self.ev(n);
+                    ev.index(vars, src, s);
+                    let ix: Vec<L> = index.iter().map(|i| ev.eval(i)).collect();
+                    let v = ev.eval(value);
+                    offs.clear();
+                    offs.extend(
+                        (0..n).map(|l| {
+                            offset(shape, ix.iter().map(|x| x.at(l))).unwrap_or(usize::MAX)
+                        }),
+                    );
+                    vals.clear();
+                    vals.resize(n, 0.0);
+                    write(&v, vals);
+                    ev.recycle(v);
+                    for x in ix {
+                        ev.recycle(x);
+                    }
+                });
+            for (offs, vals) in &parts[..w] {
+                for (&o, &v) in offs.iter().zip(vals) {
+                    if let Some(x) = out.get_mut(o) {
+                        *x += v;
+                    }
+                }
+            }
+            first += w;
         }
     }
 }
