@@ -41,40 +41,65 @@ fn combine(op: RedOp, acc: &mut [f64], x: &L<'_>) {
     }
 }
 
-/// The left fold `x[0] op x[1] op …` of `n ≥ 1` lanes, and whether a lane is NaN.
+/// The left folds `x[0] op x[1] op …` of consecutive runs of `c` lanes of `x` (the last
+/// may be shorter), each with whether it holds a NaN (looked for when `nans`). Four
+/// full runs of a vector are folded in one interleaved loop: four independent chains of
+/// operations, each in its own order, so the bits are those of four separate folds.
 #[inline(always)]
-fn fold_with(x: &L<'_>, n: usize, f: impl Fn(f64, f64) -> f64) -> (f64, bool) {
-    match x {
-        L::S(v) => fold_slice(v, f),
-        L::V(v) => fold_slice(v, f),
-        x => {
-            let mut a = x.at(0);
+fn folds_with(
+    x: &L<'_>,
+    n: usize,
+    c: usize,
+    nans: bool,
+    f: impl Fn(f64, f64) -> f64 + Copy,
+) -> Vec<(f64, bool)> {
+    let nan_in = |v: &[f64]| nans && v.iter().any(|y| y.is_nan());
+    if let Some(v) = x.slice() {
+        if n == 4 * c && c > 0 {
+            let (p, q) = v.split_at(2 * c);
+            let (s0, s1) = p.split_at(c);
+            let (s2, s3) = q.split_at(c);
+            let mut a = [s0[0], s1[0], s2[0], s3[0]];
+            for i in 1..c {
+                a[0] = f(a[0], s0[i]);
+                a[1] = f(a[1], s1[i]);
+                a[2] = f(a[2], s2[i]);
+                a[3] = f(a[3], s3[i]);
+            }
+            return vec![
+                (a[0], nan_in(s0)),
+                (a[1], nan_in(s1)),
+                (a[2], nan_in(s2)),
+                (a[3], nan_in(s3)),
+            ];
+        }
+        return v
+            .chunks(c.max(1))
+            .map(|w| (w[1..].iter().fold(w[0], |a, &y| f(a, y)), nan_in(w)))
+            .collect();
+    }
+    (0..n)
+        .step_by(c.max(1))
+        .map(|s| {
+            let k = c.min(n - s);
+            let mut a = x.at(s);
             let mut nan = a.is_nan();
-            for l in 1..n {
+            for l in s + 1..s + k {
                 nan |= x.at(l).is_nan();
                 a = f(a, x.at(l));
             }
-            (a, nan)
-        }
-    }
+            (a, nans && nan)
+        })
+        .collect()
 }
 
-#[inline(always)]
-fn fold_slice(v: &[f64], f: impl Fn(f64, f64) -> f64) -> (f64, bool) {
-    let Some((&first, rest)) = v.split_first() else {
-        return (f64::NAN, true);
-    };
-    let a = rest.iter().fold(first, |a, &y| f(a, y));
-    (a, v.iter().any(|y| y.is_nan()))
-}
-
-/// The fold of the lanes with `op`.
-fn fold(op: RedOp, x: &L<'_>, n: usize) -> (f64, bool) {
+/// The folds of runs of `c` lanes with `op` ([`folds_with`]).
+fn folds(op: RedOp, x: &L<'_>, n: usize, c: usize, nans: bool) -> Vec<(f64, bool)> {
     match op {
-        RedOp::Add => fold_with(x, n, |a, b| a + b),
-        RedOp::Mul => fold_with(x, n, |a, b| a * b),
-        RedOp::Min => fold_with(x, n, |a, b| ops::bin(Bin::Min, a, b)),
-        RedOp::Max => fold_with(x, n, |a, b| ops::bin(Bin::Max, a, b)),
+        RedOp::Add => folds_with(x, n, c, nans, |a, b| a + b),
+        RedOp::Mul => folds_with(x, n, c, nans, |a, b| a * b),
+        RedOp::Min => folds_with(x, n, c, nans, |a, b| ops::bin(Bin::Min, a, b)),
+        RedOp::Max => folds_with(x, n, c, nans, |a, b| ops::bin(Bin::Max, a, b)),
     }
 }
 
@@ -146,6 +171,37 @@ impl Ctx<'_> {
         let jvars: Vec<u32> = red_vars.iter().chain(vars).copied().collect();
         let jshape: Vec<usize> = red.iter().chain(shape).copied().collect();
         let rows = (chunk_len(m * outs) / outs).max(1);
+        if outs == 1 {
+            // One output: a task takes four chunks when there are plenty, and folds them
+            // interleaved (the same partials as four tasks).
+            let threads = rayon::current_num_threads().max(1);
+            let group = if m.div_ceil(rows) >= 16 * threads {
+                4
+            } else {
+                1
+            };
+            let starts: Vec<usize> = (0..m).step_by(rows * group).collect();
+            let parts: Vec<Vec<(f64, bool)>> = starts
+                .par_iter()
+                .map(|&s| {
+                    let k = (rows * group).min(m - s);
+                    let mut ev = self.ev(k);
+                    ev.index(&jvars, &jshape, s);
+                    let x = ev.eval(body);
+                    let r = folds(op, &x, k, rows, restarts);
+                    ev.recycle(x);
+                    r
+                })
+                .collect();
+            let mut ev = self.ev(1);
+            ev.index(vars, shape, 0);
+            let mut a = ev.eval(init).at(0);
+            for (p, nan) in parts.into_iter().flatten() {
+                a = if nan { p } else { ops::bin(f, a, p) };
+            }
+            out[0] = a;
+            return;
+        }
         let starts: Vec<usize> = (0..m).step_by(rows).collect();
         let parts: Vec<(Vec<f64>, Vec<bool>)> = starts
             .par_iter()
@@ -154,11 +210,6 @@ impl Ctx<'_> {
                 let mut ev = self.ev(k * outs);
                 ev.index(&jvars, &jshape, s * outs);
                 let x = ev.eval(body);
-                if outs == 1 {
-                    let (a, nan) = fold(op, &x, k);
-                    ev.recycle(x);
-                    return (vec![a], vec![nan]);
-                }
                 let mut acc = vec![0.0; outs];
                 super::kernels::write(&x.part(0, outs), &mut acc);
                 let mut nan: Vec<bool> = acc.iter().map(|a| a.is_nan()).collect();

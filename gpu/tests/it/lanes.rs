@@ -128,6 +128,22 @@ fn large_min_and_max_reductions_keep_the_nan_rule() {
 }
 
 #[test]
+fn very_large_min_and_max_reductions_fold_chunks_interleaved() {
+    // 200,000 elements: a task folds four chunks in one interleaved loop; NaNs in two
+    // middle chunks, extremes before them.
+    let mut x = data(200_000, 15);
+    x[100] = -100.0;
+    x[200] = 100.0;
+    x[100_001] = f64::NAN;
+    x[150_000] = f64::NAN;
+    let x = Value::reals(vec![200_000], x).unwrap();
+    for op in ["min", "max"] {
+        let src = format!("def main(x: R[200000]) -> R[1] = [reduce({op}, x[0], x)]\n");
+        agrees(&src, std::slice::from_ref(&x), true);
+    }
+}
+
+#[test]
 fn a_large_sum_agrees_within_rounding() {
     let src = "def main(x: R[20000], y: R[20000]) -> R[1] = [sum(x * y)]\n";
     let inputs = [
