@@ -93,6 +93,23 @@ fn folds_with(
         .collect()
 }
 
+/// `a op x[0] op x[1] op …` over `n` lanes, in order.
+fn fold_from(op: RedOp, a: f64, x: &L<'_>, n: usize) -> f64 {
+    #[inline(always)]
+    fn go(a: f64, x: &L<'_>, n: usize, f: impl Fn(f64, f64) -> f64) -> f64 {
+        match x.slice() {
+            Some(v) => v.iter().fold(a, |a, &y| f(a, y)),
+            None => (0..n).fold(a, |a, l| f(a, x.at(l))),
+        }
+    }
+    match op {
+        RedOp::Add => go(a, x, n, |a, b| a + b),
+        RedOp::Mul => go(a, x, n, |a, b| a * b),
+        RedOp::Min => go(a, x, n, |a, b| ops::bin(Bin::Min, a, b)),
+        RedOp::Max => go(a, x, n, |a, b| ops::bin(Bin::Max, a, b)),
+    }
+}
+
 /// The folds of runs of `c` lanes with `op` ([`folds_with`]).
 fn folds(op: RedOp, x: &L<'_>, n: usize, c: usize, nans: bool) -> Vec<(f64, bool)> {
     match op {
@@ -120,6 +137,21 @@ impl Ctx<'_> {
         let m: usize = red.iter().product();
         if m >= 4096 && out.len() * 16 <= m {
             return self.reduce_joint(vars, red_vars, red, op, init, body, shape, out);
+        }
+        if out.len() == 1 && m > 1 {
+            // One output over a small space: its points are the lanes of one chunk, folded
+            // in order from `init` (the walk below, with one evaluation per node).
+            let jvars: Vec<u32> = red_vars.iter().chain(vars).copied().collect();
+            let jshape: Vec<usize> = red.iter().chain(shape).copied().collect();
+            let mut ev = self.ev(m);
+            ev.index(&jvars, &jshape, 0);
+            let x = ev.eval(body);
+            let mut e1 = self.ev(1);
+            e1.index(vars, shape, 0);
+            let a = e1.eval(init).at(0);
+            out[0] = fold_from(op, a, &x, m);
+            ev.recycle(x);
+            return;
         }
         // Lanes over the outputs; the reduced space is walked in order.
         let c = chunk_len(out.len());

@@ -144,6 +144,19 @@ fn very_large_min_and_max_reductions_fold_chunks_interleaved() {
 }
 
 #[test]
+fn a_small_one_output_reduction_folds_in_order() {
+    // 3,000 points (one chunk): the left fold from `init`, the evaluator's order, so the
+    // bits agree for `+` too.
+    let src = "def main(x: R[3000], y: R[3000]) -> R[3] =\n  \
+               [sum(x * y), reduce(max, -1.0, x), reduce(+, 0.25, exp(x))]\n";
+    let inputs = [
+        Value::reals(vec![3000], data(3000, 16)).unwrap(),
+        Value::reals(vec![3000], data(3000, 17)).unwrap(),
+    ];
+    agrees(src, &inputs, true);
+}
+
+#[test]
 fn a_large_sum_agrees_within_rounding() {
     let src = "def main(x: R[20000], y: R[20000]) -> R[1] = [sum(x * y)]\n";
     let inputs = [
