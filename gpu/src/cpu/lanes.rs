@@ -96,6 +96,8 @@ pub struct Ev<'a> {
     pub(super) flat: Option<Flat<'a>>,
     /// Whether the index columns of `flat` are in `env`.
     cols: bool,
+    /// Offsets `i * stride` of index variables' lanes: (variable, stride, offsets).
+    pub(super) offs: Vec<(VarId, usize, Rc<Vec<usize>>)>,
     pool: Vec<Vec<f64>>,
 }
 
@@ -150,6 +152,7 @@ impl<'a> Ev<'a> {
             n,
             flat: None,
             cols: true,
+            offs: Vec::new(),
             pool,
         }
     }
@@ -163,6 +166,7 @@ impl<'a> Ev<'a> {
     /// `start..start + n`. One dimension gives `R(start)`; several are materialised as
     /// columns only when a variable is read other than by a load at the chunk's points.
     pub fn index(&mut self, vars: &'a [VarId], shape: &'a [usize], start: usize) {
+        self.offs.clear();
         if let ([v], [_]) = (vars, shape) {
             self.set(*v, L::R(start));
             self.flat = Some(Flat { vars, shape, start });

@@ -50,11 +50,13 @@ impl<'a> Ev<'a> {
                 _ => {
                     let mut out = self.fresh();
                     let xs = ls[k].slice().unwrap_or(&[]);
-                    if self.in_bounds(&ix[k], dim) {
-                        // An index variable's lanes: integers below `dim`.
+                    if let (true, Sx::Var(v)) = (self.in_bounds(&ix[k], dim), &ix[k]) {
+                        // An index variable's lanes: integers below `dim`, their offsets
+                        // computed once per chunk.
+                        let offs = self.offsets(*v, st, xs);
                         out.extend(
-                            xs.iter()
-                                .map(|&i| buf.get(base + i as usize * st).copied().unwrap_or(0.0)),
+                            offs.iter()
+                                .map(|&o| buf.get(base + o).copied().unwrap_or(0.0)),
                         );
                     } else {
                         out.extend(xs.iter().map(|&i| match index(i, dim) {
@@ -97,6 +99,17 @@ impl<'a> Ev<'a> {
                 .is_some_and(|p| f.shape[p] <= dim),
             _ => false,
         }
+    }
+
+    /// The offsets `i * stride` of the lanes `xs` of index variable `v`, made once per
+    /// chunk and stride.
+    fn offsets(&mut self, v: u32, stride: usize, xs: &[f64]) -> Rc<Vec<usize>> {
+        if let Some((_, _, o)) = self.offs.iter().find(|(w, s, _)| *w == v && *s == stride) {
+            return o.clone();
+        }
+        let o = Rc::new(xs.iter().map(|&i| i as usize * stride).collect::<Vec<_>>());
+        self.offs.push((v, stride, o.clone()));
+        o
     }
 
     /// A load whose uniform index is out of bounds: 0 on every lane.
