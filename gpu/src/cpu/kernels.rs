@@ -4,7 +4,7 @@
 //! `scatter` computes its (index, value) pairs in parallel and adds them in source order;
 //! `reduce` is in `reduce.rs`, `matmul` in `matmul.rs`.
 
-use super::lanes::{offset, Ev, L};
+use super::lanes::{index as index_of, offset, Ev, L};
 use super::matmul::matmul;
 use crate::plan::{KernelKind, Sx};
 use rayon::prelude::*;
@@ -166,11 +166,18 @@ impl Ctx<'_> {
                     let ix: Vec<L> = index.iter().map(|i| ev.eval(i)).collect();
                     let v = ev.eval(value);
                     offs.clear();
-                    offs.extend(
-                        (0..n).map(|l| {
+                    match (&ix[..], shape) {
+                        // One index of per-lane values: a tight loop over them.
+                        ([L::S(xs)], [dim]) => {
+                            offs.extend(xs.iter().map(|&i| index_of(i, *dim).unwrap_or(usize::MAX)))
+                        }
+                        ([L::V(xs)], [dim]) => {
+                            offs.extend(xs.iter().map(|&i| index_of(i, *dim).unwrap_or(usize::MAX)))
+                        }
+                        _ => offs.extend((0..n).map(|l| {
                             offset(shape, ix.iter().map(|x| x.at(l))).unwrap_or(usize::MAX)
-                        }),
-                    );
+                        })),
+                    }
                     vals.clear();
                     vals.resize(n, 0.0);
                     write(&v, vals);
