@@ -5,7 +5,8 @@
 //! and the gradient program of engine `linear` (the engine whose gradient programs of all
 //! five the plan accepts: `soac`'s GMM gradient exceeds the kernel size limit,
 //! docs/backend.md "What the plan refuses"). Inputs are generated from a fixed seed.
-//! Only the executor's call is timed (plan and inputs are made once).
+//! Only the executor's call is timed: one prepared `Machine` per case, its plan, slots and
+//! inputs made once (docs/backend.md, "Timing").
 
 use adora_core::ast::Function;
 use adora_core::types::Type;
@@ -93,9 +94,9 @@ fn executor(c: &mut Criterion) {
     let mut g = c.benchmark_group("executor");
     g.sample_size(10);
     for (label, p, args) in cases() {
-        g.bench_function(label, |b| {
-            b.iter(|| adora_gpu::cpu::run(&p, &args).expect("runs"))
-        });
+        let mut m = adora_gpu::cpu::Machine::new(&p);
+        m.load(&args).expect("loads");
+        g.bench_function(label, |b| b.iter(|| m.call().expect("runs")));
     }
     g.finish();
 }

@@ -1,7 +1,8 @@
 //! `adora run F --backend cpu|cuda|interp [--engine E --grad|--vjp C] --input …`: the
 //! program, or an engine's derivative program, lowered to a kernel plan and run by a
 //! backend, or evaluated by the interpretive f64 evaluator (docs/backend.md). `--repeat N`
-//! times N calls and prints the minimum and the median, and for a plan its counted memory
+//! times N calls (on the CPU backend the calls of one prepared `Machine`, its inputs
+//! loaded once) and prints the minimum and the median, and for a plan its counted memory
 //! traffic and the median call's bandwidth against the machine's measured copy bandwidth
 //! (docs/backend.md, "Memory traffic").
 
@@ -147,11 +148,22 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
         _ => Some(adora_gpu::plan::plan(&func).map_err(|d| render(&l, &d))?),
     };
     let opts = super::diff::options(&ra);
-    let call = || -> Result<Value<f64>, CliError> {
+    // The CPU backend's machine holds the slots and the loaded inputs; a call runs the
+    // steps only, as JAX's timed call gets arrays already on the device (docs/backend.md,
+    // "Timing").
+    let mut machine = match (c.backend, &plan) {
+        (Backend::Cpu, Some(plan)) => {
+            let mut m = adora_gpu::cpu::Machine::new(plan);
+            m.load(&args).map_err(|d| render(&l, &d))?;
+            Some(m)
+        }
+        _ => None,
+    };
+    let mut call = || -> Result<Value<f64>, CliError> {
+        if let Some(m) = machine.as_mut() {
+            return m.call().map_err(|d| render(&l, &d));
+        }
         match (c.backend, &plan) {
-            (Backend::Cpu, Some(plan)) => {
-                adora_gpu::cpu::run(plan, &args).map_err(|d| render(&l, &d))
-            }
             (Backend::Cuda, Some(plan)) => adora_gpu::cuda::run(plan, &args).map_err(|e| match e {
                 adora_gpu::cuda::CudaError::NoDevice(why) => {
                     inputs::plain_error(ErrorKind::Unsupported, format!("no CUDA device: {why}"))

@@ -1,95 +1,116 @@
 //! Evaluation of a kernel body over a chunk of lanes at once (one lane per point of the
 //! kernel's index space), so that the interpretation cost of each node is shared by the
 //! whole chunk (docs/backend.md, "CPU executor").
+//!
+//! | lane value | holds | made by |
+//! |---|---|---|
+//! | `U(x)` | the same `x` on every lane | constants, fold counters, host loop counters |
+//! | `R(s)` | `s + lane` | one-dimensional index lanes, `R(s) ± U(c)` for integral `c` |
+//! | `S(slice)` | a slice of a buffer, borrowed | in-bounds loads at `R(s)` or at the chunk's own points (`load.rs`) |
+//! | `V(vec)` | one value per lane | everything else |
+//!
+//! A vector whose only owner is the node being computed is overwritten in place, and
+//! vectors no longer referenced return to a per-thread pool, so a chunk allocates little.
 
-use crate::plan::sx::{ops, Bin, Sx};
+use crate::plan::sx::{ops, Bin, Sx, Un, VarId};
+use std::cell::RefCell;
 use std::rc::Rc;
 
-/// A value over the lanes: the same for every lane, `start + lane` (the index lanes of a
-/// one-dimensional space, so that a load `x[i]` copies a slice), or one per lane.
+/// A value over the lanes of a chunk.
 #[derive(Clone, Debug)]
-pub enum L {
+pub enum L<'a> {
     /// Uniform.
     U(f64),
     /// `start + lane`.
     R(usize),
+    /// Per lane, borrowed from a buffer.
+    S(&'a [f64]),
     /// Per lane.
     V(Rc<Vec<f64>>),
 }
 
-impl L {
+impl L<'_> {
     /// The value at lane `i`.
     #[inline]
     pub fn at(&self, i: usize) -> f64 {
         match self {
             L::U(x) => *x,
             L::R(s) => (s + i) as f64,
+            L::S(v) => v[i],
             L::V(v) => v[i],
         }
     }
 
-    /// One value per lane, for `n` lanes (a uniform value repeated).
-    fn lanes(&self, n: usize) -> Rc<Vec<f64>> {
+    /// The lanes `start..start + len`.
+    pub fn part(&self, start: usize, len: usize) -> L<'_> {
         match self {
-            L::U(x) => Rc::new(vec![*x; n]),
-            L::R(s) => Rc::new((0..n).map(|i| (s + i) as f64).collect()),
-            L::V(v) => v.clone(),
+            L::U(x) => L::U(*x),
+            L::R(s) => L::R(s + start),
+            L::S(v) => L::S(&v[start..start + len]),
+            L::V(v) => L::S(&v[start..start + len]),
+        }
+    }
+
+    /// The per-lane values of `S` and `V`.
+    #[inline]
+    pub fn slice(&self) -> Option<&[f64]> {
+        match self {
+            L::S(v) => Some(v),
+            L::V(v) => Some(v),
+            _ => None,
         }
     }
 }
+
+/// Where the chunk's lanes lie in the kernel's index space: the points
+/// `start..start + n` (row-major) of `shape`, the index variables `vars` (docs/backend.md,
+/// "CPU executor": a load at exactly these indices of a buffer of this shape is a slice).
+#[derive(Clone, Copy, Debug)]
+pub struct Flat<'a> {
+    /// The index variables, one per dimension.
+    pub vars: &'a [VarId],
+    /// The index space.
+    pub shape: &'a [usize],
+    /// The first point of the chunk.
+    pub start: usize,
+}
+
+thread_local! {
+    /// Lane vectors of finished chunks, reused by the next chunk on this thread.
+    static POOL: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Most vectors a pool keeps.
+const POOL_MAX: usize = 32;
 
 /// The evaluator of one chunk.
 pub struct Ev<'a> {
     /// The buffers, by id (empty for those the kernel does not read).
     pub bufs: &'a [&'a [f64]],
     /// The kernel's variables.
-    pub env: Vec<Option<L>>,
+    pub env: Vec<Option<L<'a>>>,
     /// Number of lanes.
     pub n: usize,
+    /// The chunk's points, when its index lanes are not materialised yet or may be read
+    /// as slices.
+    pub(super) flat: Option<Flat<'a>>,
+    /// Whether the index columns of `flat` are in `env`.
+    cols: bool,
+    /// Offsets `i * stride` of index variables' lanes: (variable, stride, offsets).
+    pub(super) offs: Vec<(VarId, usize, Rc<Vec<usize>>)>,
+    pool: Vec<Vec<f64>>,
 }
 
-fn map1(a: &L, n: usize, f: impl Fn(f64) -> f64) -> L {
-    match a {
-        L::U(x) => L::U(f(*x)),
-        a => L::V(Rc::new(a.lanes(n).iter().map(|&x| f(x)).collect())),
+impl Drop for Ev<'_> {
+    fn drop(&mut self) {
+        let pool = std::mem::take(&mut self.pool);
+        POOL.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.len() < pool.len() {
+                *p = pool;
+            }
+        });
     }
-}
-
-#[inline(always)]
-fn map2(a: &L, b: &L, n: usize, f: impl Fn(f64, f64) -> f64) -> L {
-    match (a, b) {
-        (L::U(x), L::U(y)) => L::U(f(*x, *y)),
-        (a, L::U(y)) => L::V(Rc::new(a.lanes(n).iter().map(|&x| f(x, *y)).collect())),
-        (L::U(x), b) => L::V(Rc::new(b.lanes(n).iter().map(|&y| f(*x, y)).collect())),
-        (a, b) => {
-            let (x, y) = (a.lanes(n), b.lanes(n));
-            L::V(Rc::new(
-                x.iter().zip(y.iter()).map(|(&x, &y)| f(x, y)).collect(),
-            ))
-        }
-    }
-}
-
-/// `a op b` over the lanes, the common operators with their own loops (no dispatch per
-/// lane, so the loops vectorise) and the others through [`ops::bin`].
-fn bin_lanes(op: Bin, a: &L, b: &L, n: usize) -> L {
-    match op {
-        Bin::Add => map2(a, b, n, |x, y| x + y),
-        Bin::Sub => map2(a, b, n, |x, y| x - y),
-        Bin::Mul => map2(a, b, n, |x, y| x * y),
-        op => map2(a, b, n, |x, y| ops::bin(op, x, y)),
-    }
-}
-
-/// A load `buf[i]` of a one-dimensional buffer of `len` elements at the lanes `start + l`:
-/// the in-bounds part copied as a slice, zeros outside.
-fn load_range(buf: &[f64], len: usize, start: usize, n: usize) -> L {
-    let mut out = vec![0.0; n];
-    let end = (start + n).min(len).min(buf.len());
-    if start < end {
-        out[..end - start].copy_from_slice(&buf[start..end]);
-    }
-    L::V(Rc::new(out))
 }
 
 /// The flat offset of a multi-index in `shape`, or `None` when an index is outside its
@@ -98,51 +119,287 @@ fn load_range(buf: &[f64], len: usize, start: usize, n: usize) -> L {
 pub fn offset(shape: &[usize], ix: impl Iterator<Item = f64>) -> Option<usize> {
     let mut flat = 0usize;
     for (i, &n) in ix.zip(shape) {
-        if !(i >= 0.0 && i < n as f64) || i.fract() != 0.0 {
-            return None;
-        }
-        flat = flat * n + i as usize;
+        flat = flat * n + index(i, n)?;
     }
     Some(flat)
 }
 
-impl Ev<'_> {
+/// `i` as an index into a dimension of `n`, or `None` when outside it or not integral.
+#[inline(always)]
+pub fn index(i: f64, n: usize) -> Option<usize> {
+    if i >= 0.0 && i < n as f64 {
+        let u = i as usize;
+        (u as f64 == i).then_some(u)
+    } else {
+        None
+    }
+}
+
+/// `R(s) + c` for an integral `c`, when every lane stays a non-negative integer below
+/// 2^52 (exact in `f64`, so the lanes equal the sums computed per lane).
+fn shift(s: usize, c: f64) -> Option<usize> {
+    let t = s as f64 + c;
+    (c == c.trunc() && (0.0..4_503_599_627_370_496.0).contains(&t)).then_some(t as usize)
+}
+
+impl<'a> Ev<'a> {
+    /// An evaluator of `n` lanes over `bufs` with `nvars` unbound variables.
+    pub fn new(bufs: &'a [&'a [f64]], nvars: usize, n: usize) -> Self {
+        let pool = POOL.with(|p| std::mem::take(&mut *p.borrow_mut()));
+        Ev {
+            bufs,
+            env: vec![None; nvars],
+            n,
+            flat: None,
+            cols: true,
+            offs: Vec::new(),
+            pool,
+        }
+    }
+
     /// Binds a variable.
-    pub fn set(&mut self, v: u32, x: L) {
+    pub fn set(&mut self, v: u32, x: L<'a>) {
         self.env[v as usize] = Some(x);
     }
 
-    /// Evaluates `s` on every lane.
-    pub fn eval(&mut self, s: &Sx) -> L {
-        let n = self.n;
-        match s {
-            Sx::Const(c) => L::U(*c),
-            Sx::Var(v) => self.env[*v as usize].clone().unwrap_or(L::U(f64::NAN)),
-            Sx::Load(b, shape, ix) => {
-                let ls: Vec<L> = ix.iter().map(|i| self.eval(i)).collect();
-                let buf = self.bufs[*b];
-                if let ([L::R(start)], [len]) = (&ls[..], &shape[..]) {
-                    return load_range(buf, *len, *start, n);
+    /// Binds the index variables `vars` (of `shape`) to the flat points
+    /// `start..start + n`. One dimension gives `R(start)`; several are materialised as
+    /// columns only when a variable is read other than by a load at the chunk's points.
+    pub fn index(&mut self, vars: &'a [VarId], shape: &'a [usize], start: usize) {
+        self.offs.clear();
+        if let ([v], [_]) = (vars, shape) {
+            self.set(*v, L::R(start));
+            self.flat = Some(Flat { vars, shape, start });
+            return;
+        }
+        for v in vars {
+            self.env[*v as usize] = None;
+        }
+        self.flat = Some(Flat { vars, shape, start });
+        self.cols = vars.is_empty();
+    }
+
+    /// Computes the index columns of `flat`, a run of the innermost dimension at a time
+    /// (no division per lane).
+    fn columns(&mut self) {
+        let Some(f) = self.flat else { return };
+        self.cols = true;
+        let (n, d) = (self.n, f.shape.len());
+        if d == 0 {
+            return;
+        }
+        let mut ix = vec![0usize; d];
+        let mut flat = f.start;
+        for k in (0..d).rev() {
+            ix[k] = flat % f.shape[k].max(1);
+            flat /= f.shape[k].max(1);
+        }
+        let mut cols: Vec<Vec<f64>> = (0..d).map(|_| self.fresh()).collect();
+        let inner = f.shape[d - 1].max(1);
+        let mut done = 0;
+        while done < n {
+            let run = (inner - ix[d - 1]).min(n - done);
+            let j = ix[d - 1];
+            cols[d - 1].extend((j..j + run).map(|i| i as f64));
+            for k in 0..d - 1 {
+                let x = ix[k] as f64;
+                cols[k].extend(std::iter::repeat_n(x, run));
+            }
+            done += run;
+            ix[d - 1] += run;
+            for k in (1..d).rev() {
+                if ix[k] < f.shape[k] {
+                    break;
                 }
-                let read = |lane: usize| {
-                    offset(shape, ls.iter().map(|l| l.at(lane)))
-                        .and_then(|o| buf.get(o).copied())
-                        .unwrap_or(0.0)
-                };
-                if ls.iter().all(|l| matches!(l, L::U(_))) {
-                    L::U(read(0))
-                } else {
-                    L::V(Rc::new((0..n).map(read).collect()))
+                ix[k] = 0;
+                ix[k - 1] += 1;
+            }
+        }
+        for (v, c) in f.vars.iter().zip(cols) {
+            self.env[*v as usize] = Some(L::V(Rc::new(c)));
+        }
+    }
+
+    /// An empty vector for `n` lane values, from the pool when one is there.
+    pub(super) fn fresh(&mut self) -> Vec<f64> {
+        match self.pool.pop() {
+            Some(mut v) => {
+                v.clear();
+                v
+            }
+            None => Vec::with_capacity(self.n),
+        }
+    }
+
+    /// Returns a value's vector to the pool when nothing else refers to it.
+    pub(super) fn recycle(&mut self, x: L<'a>) {
+        if let L::V(v) = x {
+            if let Ok(v) = Rc::try_unwrap(v) {
+                if self.pool.len() < POOL_MAX {
+                    self.pool.push(v);
                 }
             }
+        }
+    }
+
+    /// `R` lanes as a vector (other values as they are).
+    fn no_range(&mut self, x: L<'a>) -> L<'a> {
+        match x {
+            L::R(s) => {
+                let mut v = self.fresh();
+                v.extend((s..s + self.n).map(|i| i as f64));
+                L::V(Rc::new(v))
+            }
+            x => x,
+        }
+    }
+
+    /// `f` on every lane; a vector owned by nobody else is overwritten.
+    fn map1(&mut self, a: L<'a>, f: impl Fn(f64) -> f64) -> L<'a> {
+        let mut a = match a {
+            L::U(x) => return L::U(f(x)),
+            a => self.no_range(a),
+        };
+        if let L::V(v) = &mut a {
+            if let Some(v) = Rc::get_mut(v) {
+                v.iter_mut().for_each(|x| *x = f(*x));
+                return a;
+            }
+        }
+        let mut out = self.fresh();
+        out.extend(a.slice().unwrap_or(&[]).iter().map(|&x| f(x)));
+        self.recycle(a);
+        L::V(Rc::new(out))
+    }
+
+    /// `f` lane by lane; the result overwrites an operand vector owned by nobody else.
+    #[inline(always)]
+    fn map2(&mut self, a: L<'a>, b: L<'a>, f: impl Fn(f64, f64) -> f64) -> L<'a> {
+        if let (L::U(x), L::U(y)) = (&a, &b) {
+            return L::U(f(*x, *y));
+        }
+        let mut a = self.no_range(a);
+        let mut b = self.no_range(b);
+        if let L::V(v) = &mut a {
+            if let Some(v) = Rc::get_mut(v) {
+                match &b {
+                    L::U(y) => v.iter_mut().for_each(|x| *x = f(*x, *y)),
+                    b => {
+                        let ys = b.slice().unwrap_or(&[]);
+                        v.iter_mut().zip(ys).for_each(|(x, &y)| *x = f(*x, y));
+                    }
+                }
+                self.recycle(b);
+                return a;
+            }
+        }
+        if let L::V(v) = &mut b {
+            if let Some(v) = Rc::get_mut(v) {
+                match &a {
+                    L::U(x) => v.iter_mut().for_each(|y| *y = f(*x, *y)),
+                    a => {
+                        let xs = a.slice().unwrap_or(&[]);
+                        v.iter_mut().zip(xs).for_each(|(y, &x)| *y = f(x, *y));
+                    }
+                }
+                self.recycle(a);
+                return b;
+            }
+        }
+        let mut out = self.fresh();
+        match (&a, &b) {
+            (L::U(x), b) => out.extend(b.slice().unwrap_or(&[]).iter().map(|&y| f(*x, y))),
+            (a, L::U(y)) => out.extend(a.slice().unwrap_or(&[]).iter().map(|&x| f(x, *y))),
+            (a, b) => {
+                let (xs, ys) = (a.slice().unwrap_or(&[]), b.slice().unwrap_or(&[]));
+                out.extend(xs.iter().zip(ys).map(|(&x, &y)| f(x, y)));
+            }
+        }
+        self.recycle(a);
+        self.recycle(b);
+        L::V(Rc::new(out))
+    }
+
+    /// `a op b` over the lanes: index arithmetic on `R` stays `R`; the common operators
+    /// have their own loops (no dispatch per lane, so the loops vectorise), the others go
+    /// through [`ops::bin`].
+    fn bin(&mut self, op: Bin, a: L<'a>, b: L<'a>) -> L<'a> {
+        match (op, &a, &b) {
+            (Bin::Add, L::R(s), L::U(c)) | (Bin::Add, L::U(c), L::R(s)) => {
+                if let Some(t) = shift(*s, *c) {
+                    return L::R(t);
+                }
+            }
+            (Bin::Sub, L::R(s), L::U(c)) => {
+                if let Some(t) = shift(*s, -*c) {
+                    return L::R(t);
+                }
+            }
+            _ => {}
+        }
+        match op {
+            Bin::Add => self.map2(a, b, |x, y| x + y),
+            Bin::Sub => self.map2(a, b, |x, y| x - y),
+            Bin::Mul => self.map2(a, b, |x, y| x * y),
+            Bin::DivR => self.map2(a, b, |x, y| x / y),
+            op => self.map2(a, b, |x, y| ops::bin(op, x, y)),
+        }
+    }
+
+    /// `op a` over the lanes, the common operators with their own loops.
+    fn un(&mut self, op: Un, a: L<'a>) -> L<'a> {
+        match op {
+            Un::Neg => self.map1(a, |x| -x),
+            Un::Exp => self.map1(a, f64::exp),
+            Un::Log => self.map1(a, f64::ln),
+            Un::Tanh => self.map1(a, f64::tanh),
+            op => self.map1(a, |x| ops::un(op, x)),
+        }
+    }
+
+    /// Binds `v` for the evaluation of `body` and restores what it was.
+    fn with(&mut self, v: VarId, x: L<'a>, body: &Sx) -> L<'a> {
+        self.unflat(v);
+        let old = self.env[v as usize].replace(x);
+        let r = self.eval(body);
+        let x = std::mem::replace(&mut self.env[v as usize], old);
+        if let Some(x) = x {
+            self.recycle(x);
+        }
+        r
+    }
+
+    /// Before a binder of `v`: when `v` is an index variable, its columns are made and
+    /// loads no longer read the chunk's points as slices (binders are unique per kernel,
+    /// so this does not happen in plans; it keeps the evaluator right regardless).
+    fn unflat(&mut self, v: VarId) {
+        if self.flat.is_some_and(|f| f.vars.contains(&v)) {
+            if !self.cols {
+                self.columns();
+            }
+            self.flat = None;
+        }
+    }
+
+    /// Evaluates `s` on every lane.
+    pub fn eval(&mut self, s: &Sx) -> L<'a> {
+        match s {
+            Sx::Const(c) => L::U(*c),
+            Sx::Var(v) => {
+                if !self.cols && self.env[*v as usize].is_none() {
+                    self.columns();
+                }
+                self.env[*v as usize].clone().unwrap_or(L::U(f64::NAN))
+            }
+            Sx::Load(b, shape, ix) => self.load(*b, shape, ix),
             Sx::Un(op, a) => {
                 let a = self.eval(a);
-                map1(&a, n, |x| ops::un(*op, x))
+                self.un(*op, a)
             }
             Sx::Bin(op, a, b) => {
                 let a = self.eval(a);
                 let b = self.eval(b);
-                bin_lanes(*op, &a, &b, n)
+                self.bin(*op, a, b)
             }
             Sx::Select(c, a, b) => {
                 let c = self.eval(c);
@@ -155,23 +412,26 @@ impl Ev<'_> {
                         }
                     }
                     cv => {
-                        let cv = cv.lanes(n);
                         let a = self.eval(a);
                         let b = self.eval(b);
-                        L::V(Rc::new(
-                            (0..n)
-                                .map(|i| if cv[i] != 0.0 { a.at(i) } else { b.at(i) })
-                                .collect(),
-                        ))
+                        let mut out = self.fresh();
+                        out.extend((0..self.n).map(|i| {
+                            if cv.at(i) != 0.0 {
+                                a.at(i)
+                            } else {
+                                b.at(i)
+                            }
+                        }));
+                        self.recycle(cv);
+                        self.recycle(a);
+                        self.recycle(b);
+                        L::V(Rc::new(out))
                     }
                 }
             }
             Sx::Let(v, a, b) => {
                 let x = self.eval(a);
-                let old = self.env[*v as usize].replace(x);
-                let r = self.eval(b);
-                self.env[*v as usize] = old;
-                r
+                self.with(*v, x, b)
             }
             Sx::Fold {
                 var,
@@ -180,16 +440,22 @@ impl Ev<'_> {
                 init,
                 body,
             } => {
+                self.unflat(*var);
+                self.unflat(*acc);
                 let mut a = self.eval(init);
                 let old_v = self.env[*var as usize].take();
                 let old_a = self.env[*acc as usize].take();
                 for c in 0..*count {
                     self.env[*var as usize] = Some(L::U(c as f64));
-                    self.env[*acc as usize] = Some(a);
+                    if let Some(prev) = self.env[*acc as usize].replace(a) {
+                        self.recycle(prev);
+                    }
                     a = self.eval(body);
                 }
+                if let Some(prev) = std::mem::replace(&mut self.env[*acc as usize], old_a) {
+                    self.recycle(prev);
+                }
                 self.env[*var as usize] = old_v;
-                self.env[*acc as usize] = old_a;
                 a
             }
         }

@@ -17,17 +17,29 @@ fn store(plan: &Plan, o: &Output, v: &Value<f64>, slots: &mut [Vec<f64>]) -> Res
     match (o, v) {
         (Output::Buf(b), v) => {
             let buf = &plan.buffers[*b];
-            let data: Vec<f64> = match v {
-                Value::Real(t) if buf.base == Base::R && t.shape == buf.shape => t.data.clone(),
-                Value::Int(t) if buf.base == Base::Z && t.shape == buf.shape => {
-                    t.data.iter().map(|&x| x as f64).collect()
+            let dst = &mut slots[buf.slot][..buf.len()];
+            match v {
+                Value::Real(t)
+                    if buf.base == Base::R && t.shape == buf.shape && t.data.len() == dst.len() =>
+                {
+                    dst.copy_from_slice(&t.data)
                 }
-                Value::Bool(t) if buf.base == Base::B && t.shape == buf.shape => {
-                    t.data.iter().map(|&x| f64::from(x)).collect()
+                Value::Int(t)
+                    if buf.base == Base::Z && t.shape == buf.shape && t.data.len() == dst.len() =>
+                {
+                    dst.iter_mut()
+                        .zip(&t.data)
+                        .for_each(|(d, &x)| *d = x as f64)
+                }
+                Value::Bool(t)
+                    if buf.base == Base::B && t.shape == buf.shape && t.data.len() == dst.len() =>
+                {
+                    dst.iter_mut()
+                        .zip(&t.data)
+                        .for_each(|(d, &x)| *d = f64::from(x))
                 }
                 _ => return Err(bad()),
-            };
-            slots[buf.slot][..data.len()].copy_from_slice(&data);
+            }
             Ok(())
         }
         (Output::Tuple(os), Value::Tuple(vs)) if os.len() == vs.len() => {

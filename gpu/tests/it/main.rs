@@ -2,7 +2,9 @@
 
 mod contractions;
 mod corpus;
+mod lanes;
 mod limits;
+mod machine;
 mod nvrtc;
 mod sharing;
 mod shim;

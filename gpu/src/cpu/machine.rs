@@ -1,0 +1,145 @@
+//! Prepared runs (docs/backend.md, "CPU executor" and "Timing"): a [`Machine`] allocates
+//! a plan's memory slots once, stores the inputs once, and runs the steps on each call.
+//! The memory plan keeps the input buffers alive to the end of the plan
+//! (`gpu/src/plan/memory.rs`), so no step overwrites them and they serve every call. Every
+//! other buffer is written before it is read within one call — `map`, `reduce`, `scan` and
+//! `matmul` kernels write their whole output, a `scatter`'s output is first written by its
+//! own `zero` or `copy` kernel, and a host loop's accumulators by the copies made before
+//! the loop — so a call never sees what an earlier call left in the slots.
+
+use super::kernels::Ctx;
+use super::values;
+use crate::plan::{Kernel, Plan, Step};
+use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
+use adora_semantics::value::Value;
+
+/// A plan prepared for repeated calls: its memory slots (allocated once), its inputs
+/// (stored by [`Machine::load`]) and the host loop counters.
+pub struct Machine<'p> {
+    plan: &'p Plan,
+    slots: Vec<Vec<f64>>,
+    counters: Vec<(u32, f64)>,
+    loaded: bool,
+    /// The new accumulators of a host loop, gathered before they are copied.
+    carry: Vec<f64>,
+}
+
+impl<'p> Machine<'p> {
+    /// A machine for `plan`, with its slots allocated (zeroed) and no inputs yet.
+    pub fn new(plan: &'p Plan) -> Self {
+        Machine {
+            plan,
+            slots: plan.slots.iter().map(|&n| vec![0.0; n]).collect(),
+            counters: Vec::new(),
+            loaded: false,
+            carry: Vec::new(),
+        }
+    }
+
+    /// Stores the inputs (one value per parameter, of its type) in their buffers; they
+    /// serve every later [`Machine::call`] until the next `load`.
+    pub fn load(&mut self, inputs: &[Value<f64>]) -> Result<()> {
+        self.loaded = false;
+        values::store_inputs(self.plan, inputs, &mut self.slots)?;
+        self.loaded = true;
+        Ok(())
+    }
+
+    /// Runs the plan's steps on the loaded inputs and returns the result. An error when no
+    /// inputs were loaded.
+    pub fn call(&mut self) -> Result<Value<f64>> {
+        if !self.loaded {
+            return Err(Diagnostic::new(
+                ErrorKind::Input,
+                Span::DUMMY,
+                "the plan is called before its inputs are loaded",
+            ));
+        }
+        let plan = self.plan;
+        self.steps(&plan.steps);
+        Ok(values::load_output(
+            plan,
+            &plan.output,
+            &plan.ret,
+            &self.slots,
+        ))
+    }
+
+    fn steps(&mut self, steps: &'p [Step]) {
+        for s in steps {
+            match s {
+                Step::Kernel(k) => self.kernel(k),
+                Step::Loop {
+                    counter,
+                    count,
+                    body,
+                    carry,
+                } => {
+                    for c in 0..*count {
+                        self.set_counter(*counter, c as f64);
+                        self.steps(body);
+                        self.copy_carry(carry);
+                    }
+                }
+            }
+        }
+    }
+
+    fn set_counter(&mut self, counter: u32, value: f64) {
+        match self.counters.iter_mut().find(|(v, _)| *v == counter) {
+            Some(slot) => slot.1 = value,
+            None => self.counters.push((counter, value)),
+        }
+    }
+
+    /// Copies each loop's new accumulator `from` into `to`, all read before any is
+    /// written (as the plan's `Step::Loop` specifies).
+    fn copy_carry(&mut self, carry: &[(usize, usize)]) {
+        let plan = self.plan;
+        self.carry.clear();
+        for (f, _) in carry {
+            let b = &plan.buffers[*f];
+            self.carry.extend_from_slice(&self.slots[b.slot][..b.len()]);
+        }
+        let mut at = 0;
+        for (_, t) in carry {
+            let b = &plan.buffers[*t];
+            let n = b.len();
+            self.slots[b.slot][..n].copy_from_slice(&self.carry[at..at + n]);
+            at += n;
+        }
+    }
+
+    fn kernel(&mut self, k: &Kernel) {
+        let plan = self.plan;
+        let out_buf = &plan.buffers[k.out];
+        let mut out = std::mem::take(&mut self.slots[out_buf.slot]);
+        let bufs: Vec<&[f64]> = plan
+            .buffers
+            .iter()
+            .map(|b| {
+                if b.slot == out_buf.slot {
+                    &[][..]
+                } else {
+                    &self.slots[b.slot][..b.len()]
+                }
+            })
+            .collect();
+        let counters: Vec<(u32, f64)> = k
+            .counters
+            .iter()
+            .map(|(v, c)| {
+                let value = self.counters.iter().find(|(w, _)| w == c).map(|p| p.1);
+                (*v, value.unwrap_or(0.0))
+            })
+            .collect();
+        let ctx = Ctx {
+            bufs: &bufs,
+            nvars: k.nvars as usize,
+            counters: &counters,
+        };
+        let len = out_buf.len();
+        ctx.kernel(&k.kind, &out_buf.shape, &mut out[..len]);
+        self.slots[out_buf.slot] = out;
+    }
+}
