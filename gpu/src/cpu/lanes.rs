@@ -136,6 +136,13 @@ pub fn index(i: f64, n: usize) -> Option<usize> {
     }
 }
 
+/// Whether `s` reads variable `v`.
+fn mentions(s: &Sx, v: VarId) -> bool {
+    let mut found = false;
+    s.visit(&mut |x| found |= *x == Sx::Var(v));
+    found
+}
+
 impl<'a> Ev<'a> {
     /// An evaluator of `n` lanes over `bufs` with `nvars` unbound variables.
     pub fn new(bufs: &'a [&'a [f64]], nvars: usize, n: usize) -> Self {
@@ -323,6 +330,19 @@ impl<'a> Ev<'a> {
                 self.unflat(*acc);
                 let mut a = self.eval(init);
                 let old_v = self.env[*var as usize].take();
+                if let Sx::Bin(op, l, r) = &**body {
+                    if **l == Sx::Var(*acc) && !mentions(r, *acc) {
+                        // `acc op e` with `e` free of `acc`: the accumulator is owned by
+                        // the loop alone and updated in place.
+                        for c in 0..*count {
+                            self.env[*var as usize] = Some(L::U(c as f64));
+                            let x = self.eval(r);
+                            a = self.bin(*op, a, x);
+                        }
+                        self.env[*var as usize] = old_v;
+                        return a;
+                    }
+                }
                 let old_a = self.env[*acc as usize].take();
                 for c in 0..*count {
                     self.env[*var as usize] = Some(L::U(c as f64));
