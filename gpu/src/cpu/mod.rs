@@ -11,10 +11,11 @@
 //! | `map`, `scan`, `scatter` kernels over chunks of lanes | `kernels.rs` |
 //! | `reduce` kernels | `reduce.rs` |
 //! | `matmul` kernels | `matmul.rs` |
-//! | a kernel body over the lanes of a chunk | `lanes.rs`, `load.rs` |
+//! | a kernel body over the lanes of a chunk | `lanes.rs`, `arith.rs`, `load.rs` |
 //! | values in and out of buffers | `values.rs` |
 //! | the machine's copy bandwidth | `stream.rs` |
 
+mod arith;
 mod kernels;
 pub mod lanes;
 mod load;
