@@ -21,6 +21,36 @@ fn shift(s: usize, c: f64) -> Option<usize> {
     (c == c.trunc() && (0.0..4_503_599_627_370_496.0).contains(&t)).then_some(t as usize)
 }
 
+/// `s + l op c` (or `c op s + l` when `flipped`) for every lane `l < n`, when it is the
+/// same on all of them: the order comparisons are monotone in the lane, so equal answers
+/// at the first and last lane hold between; `==` and `!=` are uniform when `c` is not
+/// among the lanes' values. A bounds guard `i >= 0 && i < n` over a chunk that lies
+/// inside (or outside) the bounds is then one uniform test, and the `select` it guards
+/// evaluates one branch.
+fn uniform_compare(op: Bin, s: usize, n: usize, c: f64, flipped: bool) -> Option<f64> {
+    if n == 0 {
+        return None;
+    }
+    let (lo, hi) = (s as f64, (s + n - 1) as f64);
+    let at = |x: f64| {
+        if flipped {
+            ops::bin(op, c, x)
+        } else {
+            ops::bin(op, x, c)
+        }
+    };
+    match op {
+        Bin::Eq | Bin::Ne => {
+            let inside = c >= lo && c <= hi && c == c.trunc();
+            (!inside).then(|| at(lo))
+        }
+        _ => {
+            let (a, b) = (at(lo), at(hi));
+            (a == b).then_some(a)
+        }
+    }
+}
+
 impl<'a> Ev<'a> {
     /// `R` lanes as a vector (other values as they are).
     fn no_range(&mut self, x: L<'a>) -> L<'a> {
@@ -113,6 +143,16 @@ impl<'a> Ev<'a> {
             (Bin::Sub, L::R(s), L::U(c)) => {
                 if let Some(t) = shift(*s, -*c) {
                     return L::R(t);
+                }
+            }
+            (Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge | Bin::Eq | Bin::Ne, L::R(s), L::U(c)) => {
+                if let Some(u) = uniform_compare(op, *s, self.n, *c, false) {
+                    return L::U(u);
+                }
+            }
+            (Bin::Lt | Bin::Le | Bin::Gt | Bin::Ge | Bin::Eq | Bin::Ne, L::U(c), L::R(s)) => {
+                if let Some(u) = uniform_compare(op, *s, self.n, *c, true) {
+                    return L::U(u);
                 }
             }
             _ => {}

@@ -1,7 +1,15 @@
 //! `reduce` kernels (docs/backend.md, "CPU executor"): lanes over the outputs walking the
 //! reduced space in order, or, for few outputs over a large space, lanes over the reduced
 //! space with partial results per chunk combined in chunk order (the `min`/`max` NaN
-//! rule of docs/backend.md, "Numbers"). Each combination runs its own loop per operator
+//! rule of docs/backend.md, "Numbers"):
+//!
+//! | outputs, reduced points `m`                  | lanes                                   |
+//! |----------------------------------------------|-----------------------------------------|
+//! | `m < 4096` or outputs > `m / 16`             | the outputs; the reduced space walked   |
+//! | one output                                   | the reduced space (`reduce_one`)        |
+//! | at most 64 over one reduced dimension        | the reduced space, one output at a time |
+//! | otherwise                                    | reduced points × outputs (`reduce_joint`) |
+//! Each combination runs its own loop per operator
 //! (`+`, `*`, `min`, `max`), with the operands in the same order as [`ops::bin`]'s left
 //! fold, so the bits are those of the fold.
 
@@ -120,6 +128,10 @@ fn folds(op: RedOp, x: &L<'_>, n: usize, c: usize, nans: bool) -> Vec<(f64, bool
     }
 }
 
+/// The most outputs reduced one after another, each over lanes of the reduced space,
+/// when that space has one dimension and is large.
+const PER_OUTPUT: usize = 64;
+
 impl Ctx<'_> {
     /// A `reduce` kernel of output shape `shape` into `out`.
     #[allow(clippy::too_many_arguments)]
@@ -203,35 +215,16 @@ impl Ctx<'_> {
         let jvars: Vec<u32> = red_vars.iter().chain(vars).copied().collect();
         let jshape: Vec<usize> = red.iter().chain(shape).copied().collect();
         let rows = (chunk_len(m * outs) / outs).max(1);
-        if outs == 1 {
-            // One output: a task takes four chunks when there are plenty, and folds them
-            // interleaved (the same partials as four tasks).
-            let threads = rayon::current_num_threads().max(1);
-            let group = if m.div_ceil(rows) >= 16 * threads {
-                4
-            } else {
-                1
-            };
-            let starts: Vec<usize> = (0..m).step_by(rows * group).collect();
-            let parts: Vec<Vec<(f64, bool)>> = starts
-                .par_iter()
-                .map(|&s| {
-                    let k = (rows * group).min(m - s);
-                    let mut ev = self.ev(k);
-                    ev.index(&jvars, &jshape, s);
-                    let x = ev.eval(body);
-                    let r = folds(op, &x, k, rows, restarts);
-                    ev.recycle(x);
-                    r
-                })
-                .collect();
-            let mut ev = self.ev(1);
-            ev.index(vars, shape, 0);
-            let mut a = ev.eval(init).at(0);
-            for (p, nan) in parts.into_iter().flatten() {
-                a = if nan { p } else { ops::bin(f, a, p) };
+        if outs == 1 || (red.len() == 1 && outs <= PER_OUTPUT) {
+            // One output, or a few over one reduced dimension: per output, lanes over the
+            // reduced space only (a load `x[r + o]` at the output's `o` reads a slice).
+            let mut ix = vec![0usize; shape.len()];
+            for (o, slot) in out.iter_mut().enumerate() {
+                unflatten(o, shape, &mut ix);
+                let at: Vec<(u32, f64)> =
+                    vars.iter().zip(&ix).map(|(v, &i)| (*v, i as f64)).collect();
+                *slot = self.reduce_one(&at, red_vars, red, op, init, body);
             }
-            out[0] = a;
             return;
         }
         let starts: Vec<usize> = (0..m).step_by(rows).collect();
@@ -271,5 +264,55 @@ impl Ctx<'_> {
                 };
             }
         }
+    }
+
+    /// One output's reduction, its index variables at `at`: lanes over the reduced space,
+    /// a task taking four chunks when there are plenty and folding them interleaved (the
+    /// same partials as four tasks), the partials combined in order after `init` (with
+    /// the NaN rule of `min`/`max`).
+    fn reduce_one(
+        &self,
+        at: &[(u32, f64)],
+        red_vars: &[u32],
+        red: &[usize],
+        op: RedOp,
+        init: &Sx,
+        body: &Sx,
+    ) -> f64 {
+        let f = op.bin();
+        let m: usize = red.iter().product();
+        let restarts = matches!(op, RedOp::Min | RedOp::Max);
+        let rows = chunk_len(m).max(1);
+        let threads = rayon::current_num_threads().max(1);
+        let group = if m.div_ceil(rows) >= 16 * threads {
+            4
+        } else {
+            1
+        };
+        let starts: Vec<usize> = (0..m).step_by(rows * group).collect();
+        let parts: Vec<Vec<(f64, bool)>> = starts
+            .par_iter()
+            .map(|&s| {
+                let k = (rows * group).min(m - s);
+                let mut ev = self.ev(k);
+                for (v, x) in at {
+                    ev.set(*v, L::U(*x));
+                }
+                ev.index(red_vars, red, s);
+                let x = ev.eval(body);
+                let r = folds(op, &x, k, rows, restarts);
+                ev.recycle(x);
+                r
+            })
+            .collect();
+        let mut ev = self.ev(1);
+        for (v, x) in at {
+            ev.set(*v, L::U(*x));
+        }
+        let mut a = ev.eval(init).at(0);
+        for (p, nan) in parts.into_iter().flatten() {
+            a = if nan { p } else { ops::bin(f, a, p) };
+        }
+        a
     }
 }

@@ -166,28 +166,30 @@ fn a_large_sum_agrees_within_rounding() {
     agrees(src, &inputs, false);
 }
 
+/// Few outputs over many rows: 16 outputs (one after another, lanes over the rows) and
+/// 80 outputs (lanes over rows × outputs), partials per chunk. Sums within rounding; min
+/// and max bit for bit, with NaNs in two columns (one in the last row, one in a middle
+/// chunk).
 #[test]
-fn few_outputs_over_many_rows_reduce_over_the_joint_space() {
-    // 16 outputs over 5,000 rows: lanes over rows × outputs, partials per chunk. Sums
-    // within rounding; min and max bit for bit, with NaNs in two columns (one in the
-    // last row, one in a middle chunk).
-    let mut a = data(80_000, 12);
-    a[79_995] = f64::NAN;
-    a[1_000 * 16 + 2] = f64::NAN;
-    // Extremes before the NaN, which the fold forgets at the NaN.
-    a[10 * 16 + 2] = -100.0;
-    a[20 * 16 + 2] = 100.0;
-    let a = Value::reals(vec![5_000, 16], a).unwrap();
-    let text = agrees(
-        "def main(a: R[5000, 16]) -> R[16] = sum_outer(a)\n",
-        std::slice::from_ref(&a),
-        false,
-    );
-    assert!(text.contains("reduce [v0]"), "{text}");
-    for op in ["min", "max"] {
-        let src = format!("def main(a: R[5000, 16]) -> R[16] = reduce({op}, a[1] * 0.5, a)\n");
-        let text = agrees(&src, std::slice::from_ref(&a), true);
+fn few_outputs_over_many_rows_reduce_per_output_or_over_the_joint_space() {
+    for cols in [16usize, 80] {
+        let mut a = data(5_000 * cols, 12);
+        a[5_000 * cols - 5] = f64::NAN;
+        a[1_000 * cols + 2] = f64::NAN;
+        // Extremes before the NaN, which the fold forgets at the NaN.
+        a[10 * cols + 2] = -100.0;
+        a[20 * cols + 2] = 100.0;
+        let a = Value::reals(vec![5_000, cols], a).unwrap();
+        let src = format!("def main(a: R[5000, {cols}]) -> R[{cols}] = sum_outer(a)\n");
+        let text = agrees(&src, std::slice::from_ref(&a), false);
         assert!(text.contains("reduce [v0]"), "{text}");
+        for op in ["min", "max"] {
+            let src = format!(
+                "def main(a: R[5000, {cols}]) -> R[{cols}] = reduce({op}, a[1] * 0.5, a)\n"
+            );
+            let text = agrees(&src, std::slice::from_ref(&a), true);
+            assert!(text.contains("reduce [v0]"), "{text}");
+        }
     }
 }
 
@@ -218,4 +220,17 @@ fn split_matrix_products_agree() {
         let text = agrees(&src, &inputs, false);
         assert!(text.contains("matmul"), "{text}");
     }
+}
+
+#[test]
+fn index_comparisons_with_constants_are_uniform_per_chunk_where_they_can_be() {
+    // 300 points in chunks of 64: each comparison's boundary falls inside a chunk, at a
+    // chunk's edge, or outside the space, with the constant on either side.
+    let src = "def main(x: R[300]) -> R[300] =\n  \
+               build 300 (i => select(i < 130, x[i], 0.0) + select(i >= 64, 1.0, 2.0) \
+               + select(i == 200, 5.0, 0.0) + select(i != 7, 1.0, 0.0) + select(128 > i, 3.0, 0.0) \
+               + select(i <= 63, x[i + 1], 0.5) + select(i > 1000, 9.0, 0.0) + select(-1 < i, 0.25, 0.0) \
+               + select(i == 1000, 7.0, 0.0))\n";
+    let x = Value::reals(vec![300], data(300, 11)).unwrap();
+    agrees(src, &[x], true);
 }
