@@ -76,6 +76,10 @@ pub struct RunCmd {
     /// Time this many calls and print the time per call (minimum and median).
     #[arg(long, value_name = "N")]
     pub repeat: Option<usize>,
+    /// With `--repeat` on the CPU backend: also print each kernel's share of the timed
+    /// calls, slowest first.
+    #[arg(long, requires = "repeat")]
+    pub profile: bool,
     /// Most evaluation steps of one call of `--backend interp` before a resource error.
     #[arg(long, value_name = "N", default_value_t = adora_semantics::eval::EvalOptions::default().max_steps)]
     pub max_steps: u64,
@@ -159,8 +163,8 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
         }
         _ => None,
     };
-    let mut call = || -> Result<Value<f64>, CliError> {
-        if let Some(m) = machine.as_mut() {
+    let call = |machine: Option<&mut adora_gpu::cpu::Machine<'_>>| -> Result<Value<f64>, CliError> {
+        if let Some(m) = machine {
             return m.call().map_err(|d| render(&l, &d));
         }
         match (c.backend, &plan) {
@@ -175,7 +179,7 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
                 .map_err(|d| render(&l, &d)),
         }
     };
-    let out = call()?;
+    let out = call(machine.as_mut())?;
     match (&dp, question) {
         (Some(dp), Some(q)) => {
             let g = dp
@@ -190,10 +194,21 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
         },
     }
     if let Some(n) = c.repeat {
+        if c.profile {
+            match machine.as_mut() {
+                Some(m) => m.profile(),
+                None => {
+                    return Err(inputs::plain_error(
+                        ErrorKind::Input,
+                        "--profile times the kernels of the CPU backend (--backend cpu)",
+                    ))
+                }
+            }
+        }
         let mut times = Vec::with_capacity(n);
         for _ in 0..n.max(1) {
             let t = Instant::now();
-            call()?;
+            call(machine.as_mut())?;
             times.push(t.elapsed().as_secs_f64());
         }
         times.sort_by(f64::total_cmp);
@@ -209,8 +224,29 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
         if let Some(plan) = &plan {
             print_traffic(plan, median, c.backend);
         }
+        if let Some(m) = &machine {
+            print_profile(m, times.len());
+        }
     }
     Ok(OK)
+}
+
+/// Each kernel's time over the timed calls, slowest first (nothing unless profiling).
+fn print_profile(m: &adora_gpu::cpu::Machine<'_>, calls: usize) {
+    let mut ks = m.kernel_times();
+    if ks.is_empty() {
+        return;
+    }
+    let total: f64 = ks.iter().map(|k| k.1).sum();
+    ks.sort_by(|a, b| b.1.total_cmp(&a.1));
+    println!("kernel times ({calls} calls; launches, ms per call, share of the kernels' time):");
+    for (name, t, n) in ks {
+        println!(
+            "  {name:<24} {n:>8} {:>10.4} ms {:>6.1}%",
+            t * 1e3 / calls.max(1) as f64,
+            100.0 * t / total.max(f64::MIN_POSITIVE)
+        );
+    }
 }
 
 /// The plan's counted traffic per call and the bandwidth of the median call; on the CPU

@@ -65,6 +65,49 @@ fn run_repeat_prints_time_per_call() {
 }
 
 #[test]
+fn run_profile_prints_every_kernels_time_and_needs_the_cpu_backend() {
+    let p = file("profile", MATMUL);
+    let p = p.to_str().unwrap();
+    let ins = [
+        "--input",
+        "a=[[1, 2, -1], [1/2, 0, 3]]",
+        "--input",
+        "b=[[2, 1], [-1, 1/3], [4, 0]]",
+    ];
+    let o = adora(&[&["run", p, "--repeat", "3", "--profile"][..], &ins[..]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("kernel times (3 calls;"), "{out}");
+    // Every kernel of the plan has a line with its 3 launches.
+    let plan = stdout(&adora(&["show", p, "--stage", "plan"]));
+    let kernels = plan.lines().filter(|l| l.starts_with("  k")).count();
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("  k")).collect();
+    assert!(kernels > 0 && lines.len() == kernels, "{plan}\n{out}");
+    for l in &lines {
+        let cols: Vec<&str> = l.split_whitespace().collect();
+        assert_eq!(cols[1], "3", "{l}");
+        assert!(cols.last().unwrap().ends_with('%'), "{l}");
+    }
+    let o = adora(
+        &[
+            &[
+                "run",
+                p,
+                "--repeat",
+                "3",
+                "--profile",
+                "--backend",
+                "interp",
+            ][..],
+            &ins[..],
+        ]
+        .concat(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("--profile"), "{}", stderr(&o));
+}
+
+#[test]
 fn run_cuda_without_a_device_says_so_and_exits_2() {
     let p = file("cuda", MATMUL);
     let o = adora(&[

@@ -22,6 +22,8 @@ pub struct Machine<'p> {
     loaded: bool,
     /// The new accumulators of a host loop, gathered before they are copied.
     carry: Vec<f64>,
+    /// Per kernel name, the seconds spent and the launches, when profiling.
+    profile: Option<std::collections::HashMap<String, (f64, u64)>>,
 }
 
 impl<'p> Machine<'p> {
@@ -33,7 +35,29 @@ impl<'p> Machine<'p> {
             counters: Vec::new(),
             loaded: false,
             carry: Vec::new(),
+            profile: None,
         }
+    }
+
+    /// Starts timing every kernel launch of the following calls (`adora run --profile`).
+    pub fn profile(&mut self) {
+        self.profile = Some(Default::default());
+    }
+
+    /// The kernels' times since [`Machine::profile`], in the plan's kernel order: name,
+    /// seconds in all, launches (empty when not profiling).
+    pub fn kernel_times(&self) -> Vec<(String, f64, u64)> {
+        let Some(p) = &self.profile else {
+            return Vec::new();
+        };
+        self.plan
+            .kernels()
+            .iter()
+            .map(|k| {
+                let (t, n) = p.get(&k.name).copied().unwrap_or((0.0, 0));
+                (k.name.clone(), t, n)
+            })
+            .collect()
     }
 
     /// Stores the inputs (one value per parameter, of its type) in their buffers; they
@@ -139,7 +163,13 @@ impl<'p> Machine<'p> {
             counters: &counters,
         };
         let len = out_buf.len();
+        let start = self.profile.is_some().then(std::time::Instant::now);
         ctx.kernel(&k.kind, &out_buf.shape, &mut out[..len]);
+        if let (Some(p), Some(t)) = (self.profile.as_mut(), start) {
+            let e = p.entry(k.name.clone()).or_insert((0.0, 0));
+            e.0 += t.elapsed().as_secs_f64();
+            e.1 += 1;
+        }
         self.slots[out_buf.slot] = out;
     }
 }

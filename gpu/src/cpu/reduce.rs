@@ -166,7 +166,15 @@ impl Ctx<'_> {
             return;
         }
         // Lanes over the outputs; the reduced space is walked in order.
-        let c = chunk_len(out.len());
+        // A walk of many reduced points interprets the body once per point and chunk:
+        // over a long walk, chunks of one share per thread (at least 64 lanes) spread
+        // that cost over more lanes.
+        let c = if m >= 256 {
+            let threads = rayon::current_num_threads().max(1);
+            out.len().div_ceil(threads).clamp(64, 2048)
+        } else {
+            chunk_len(out.len())
+        };
         out.par_chunks_mut(c).enumerate().for_each(|(i, chunk)| {
             let mut ev = self.ev(chunk.len());
             ev.index(vars, shape, i * c);
