@@ -209,12 +209,14 @@ impl Arr {
 
     /// Whether recomputing an element at each use costs no more than storing the array
     /// and reading it back: a buffer, or a template of at most [`RECOMPUTE_NODES`] nodes
-    /// without a fold — a broadcast, transpose, gather or short elementwise chain of loads
-    /// (docs/backend.md, "Fusion").
+    /// without a fold or a transcendental operation — a broadcast, transpose, gather or
+    /// short elementwise chain of loads (docs/backend.md, "Fusion").
     pub fn is_cheap(&self) -> bool {
         match &self.src {
             Src::Buf(_) => true,
-            Src::Fn { body, .. } => !body.has_fold() && body.size() <= RECOMPUTE_NODES,
+            Src::Fn { body, .. } => {
+                !body.has_fold() && !body.has_transcendental() && body.size() <= RECOMPUTE_NODES
+            }
         }
     }
 }

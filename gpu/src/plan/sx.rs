@@ -130,6 +130,22 @@ impl Sx {
         found
     }
 
+    /// Whether the expression contains a transcendental operation (`exp log sin cos tanh
+    /// sqrt`: tens of times an addition's cost, so worth computing once).
+    pub fn has_transcendental(&self) -> bool {
+        let mut found = false;
+        self.visit(&mut |s| {
+            found |= matches!(
+                s,
+                Sx::Un(
+                    Un::Exp | Un::Log | Un::Sin | Un::Cos | Un::Tanh | Un::Sqrt,
+                    _
+                )
+            )
+        });
+        found
+    }
+
     /// The number of nodes (what the kernel's C source grows with).
     pub fn size(&self) -> usize {
         let mut n = 0;

@@ -17,7 +17,7 @@
 //! same operands), so the result is unchanged bit for bit.
 
 use super::arr::Ids;
-use super::sx::{Sx, Un, VarId};
+use super::sx::{Sx, VarId};
 use std::collections::BTreeSet;
 
 /// A table to compute: its index variables (in increasing order), their extents and
@@ -33,18 +33,7 @@ pub(crate) struct Table {
 
 /// Whether `s` holds a transcendental operation or a fold.
 fn costly(s: &Sx) -> bool {
-    let mut found = false;
-    s.visit(&mut |n| {
-        found |= matches!(
-            n,
-            Sx::Fold { .. }
-                | Sx::Un(
-                    Un::Exp | Un::Log | Un::Sin | Un::Cos | Un::Tanh | Un::Sqrt,
-                    _
-                )
-        )
-    });
-    found
+    s.has_fold() || s.has_transcendental()
 }
 
 /// The free variables of `s` (variables bound inside `s` excluded).

@@ -309,3 +309,15 @@ fn an_invariant_exponential_is_tabulated_once() {
     let p = plan(&elaborate(src)).expect("plans");
     assert!(!show(&p).contains("table"), "{}", show(&p));
 }
+
+#[test]
+fn a_transcendental_used_twice_is_computed_once() {
+    // Small enough to recompute by size, but `tanh` costs tens of additions: stored once.
+    let src = "def main(x: R[8, 5], y: R[8, 5]) -> R =\n  \
+        let h = build [8, 5] ((i, j) => tanh(x[i, j])) in\n  \
+        sum(h * y) + sum(build [8, 5] ((i, j) => h[i, j] * h[i, j]))\n";
+    let f = elaborate(src);
+    let p = plan(&f).expect("plans");
+    assert_eq!(show(&p).matches("tanh(").count(), 1, "{}", show(&p));
+    agrees(&f, &p, &inputs(&f));
+}
