@@ -5,8 +5,9 @@
 //! and the gradient program of engine `linear` (the engine whose gradient programs of all
 //! five the plan accepts: `soac`'s GMM gradient exceeds the kernel size limit,
 //! docs/backend.md "What the plan refuses"). Inputs are generated from a fixed seed.
-//! Only the executor's call is timed: one prepared `Machine` per case, its plan, slots and
-//! inputs made once (docs/backend.md, "Timing").
+//! Only the executor's steps are timed (`Machine::execute`, the result left in its
+//! buffers): one prepared `Machine` per case, its plan, slots and inputs made once
+//! (docs/backend.md, "Timing").
 
 use adora_core::ast::Function;
 use adora_core::types::Type;
@@ -96,7 +97,7 @@ fn executor(c: &mut Criterion) {
     for (label, p, args) in cases() {
         let mut m = adora_gpu::cpu::Machine::new(&p);
         m.load(&args).expect("loads");
-        g.bench_function(label, |b| b.iter(|| m.call().expect("runs")));
+        g.bench_function(label, |b| b.iter(|| m.execute().expect("runs")));
     }
     g.finish();
 }

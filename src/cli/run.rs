@@ -1,8 +1,8 @@
 //! `adora run F --backend cpu|cuda|interp [--engine E --grad|--vjp C] --input …`: the
 //! program, or an engine's derivative program, lowered to a kernel plan and run by a
 //! backend, or evaluated by the interpretive f64 evaluator (docs/backend.md). `--repeat N`
-//! times N calls (on the CPU backend the calls of one prepared `Machine`, its inputs
-//! loaded once) and prints the minimum and the median, and for a plan its counted memory
+//! times N calls (on the CPU backend `Machine::execute` of one prepared machine, its
+//! inputs loaded once, the result left in its buffers) and prints the minimum and the median, and for a plan its counted memory
 //! traffic and the median call's bandwidth against the machine's measured copy bandwidth
 //! (docs/backend.md, "Memory traffic").
 
@@ -208,7 +208,13 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
         let mut times = Vec::with_capacity(n);
         for _ in 0..n.max(1) {
             let t = Instant::now();
-            call(machine.as_mut())?;
+            // On the CPU a timed call runs the steps and leaves the result in its buffers,
+            // as JAX's timed call leaves its result on the device (docs/backend.md,
+            // "Timing"); the other backends return a value.
+            match machine.as_mut() {
+                Some(m) => m.execute().map_err(|d| render(&l, &d))?,
+                None => drop(call(None)?),
+            }
             times.push(t.elapsed().as_secs_f64());
         }
         times.sort_by(f64::total_cmp);

@@ -72,6 +72,13 @@ impl<'p> Machine<'p> {
     /// Runs the plan's steps on the loaded inputs and returns the result. An error when no
     /// inputs were loaded.
     pub fn call(&mut self) -> Result<Value<f64>> {
+        self.execute()?;
+        Ok(self.output())
+    }
+
+    /// Runs the plan's steps on the loaded inputs, leaving the result in its buffers (what
+    /// `adora run --repeat` times). An error when no inputs were loaded.
+    pub fn execute(&mut self) -> Result<()> {
         if !self.loaded {
             return Err(Diagnostic::new(
                 ErrorKind::Input,
@@ -81,12 +88,13 @@ impl<'p> Machine<'p> {
         }
         let plan = self.plan;
         self.steps(&plan.steps);
-        Ok(values::load_output(
-            plan,
-            &plan.output,
-            &plan.ret,
-            &self.slots,
-        ))
+        Ok(())
+    }
+
+    /// The result of the last [`Machine::execute`], read out of its buffers.
+    pub fn output(&self) -> Value<f64> {
+        let plan = self.plan;
+        values::load_output(plan, &plan.output, &plan.ret, &self.slots)
     }
 
     fn steps(&mut self, steps: &'p [Step]) {
