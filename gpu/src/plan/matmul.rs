@@ -237,6 +237,19 @@ fn product_of(fs: &[&Sx]) -> Sx {
     it.fold(first, |a, b| Sx::bin(Bin::Mul, a, b))
 }
 
+/// Whether some load of `s` reads a matrix at `[q, p]` for `params = [p, q]` and none at
+/// `[p, q]`.
+fn reads_transposed(s: &Sx, [p, q]: [VarId; 2]) -> bool {
+    let (mut straight, mut swapped) = (false, false);
+    s.visit(&mut |n| {
+        if let Sx::Load(_, _, ix) = n {
+            straight |= ix[..] == [Sx::Var(p), Sx::Var(q)];
+            swapped |= ix[..] == [Sx::Var(q), Sx::Var(p)];
+        }
+    });
+    swapped && !straight
+}
+
 /// `out[i, j] = Σ_l f(i, l) · g(l, j)` where the element is a product whose every factor
 /// reads `i` and `l` only or `l` and `j` only: the two sides are stored as `[m, k]` and
 /// `[k, n]` buffers by map kernels (a side that is already one such load is read in
@@ -271,12 +284,21 @@ fn factored(
                 (*f).clone()
             }
             fs => {
+                // Stored in the layout its loads read (a factor reading `c[r, i]` makes
+                // the side `[k, m]`, read transposed by the product), so the map kernel
+                // reads its own points.
+                let body = product_of(fs);
+                let (params, shape) = if reads_transposed(&body, params) {
+                    ([params[1], params[0]], [shape[1], shape[0]])
+                } else {
+                    (params, shape)
+                };
                 let arr = Arr {
                     base: Base::R,
                     shape: shape.to_vec(),
                     src: Src::Fn {
                         params: params.to_vec(),
-                        body: Rc::new(product_of(fs)),
+                        body: Rc::new(body),
                     },
                 };
                 let b = l.materialize(&arr);

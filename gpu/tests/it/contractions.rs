@@ -101,6 +101,13 @@ fn a_matrix_products_gradient_is_three_matrix_products_without_broadcasts() {
         p.buffers.iter().all(|b| b.shape.len() <= 2),
         "no buffer holds a broadcast:\n{text}"
     );
+    // The stored sides are laid out as their loads read them: no map reads transposed.
+    assert!(
+        text.lines()
+            .filter(|l| l.contains("_map"))
+            .all(|l| !l.contains("[v1, v0]")),
+        "{text}"
+    );
     agrees(&g, &p, &args);
 }
 
