@@ -92,6 +92,11 @@ pub(crate) fn placeholder(k: usize) -> usize {
 impl Walk<'_> {
     /// Replaces maximal tabulable subexpressions of `s`, evaluated `evals` times.
     fn walk(&mut self, s: &mut Sx, evals: usize) {
+        // Nothing below a node without a transcendental or a fold is tabulated: one test
+        // here spares the walk (and `table`'s free variables) the whole subtree.
+        if !costly(s) {
+            return;
+        }
         if let Some(t) = self.table(s, evals) {
             // The same element twice (`e * e` before its operands are shared) is one table.
             let k = match self
@@ -155,7 +160,8 @@ impl Walk<'_> {
 
     /// The table of `s`, if it should have one.
     fn table(&self, s: &Sx, evals: usize) -> Option<Table> {
-        if matches!(s, Sx::Const(_) | Sx::Var(_) | Sx::Load(..)) || !costly(s) {
+        // `walk` calls it only on nodes holding a transcendental or a fold.
+        if matches!(s, Sx::Const(_) | Sx::Var(_) | Sx::Load(..)) {
             return None;
         }
         let mut fv = BTreeSet::new();

@@ -4,6 +4,7 @@
 //! gathers. Each test checks the plan's shape (which kernels it has) and that the CPU
 //! executor's answer equals the f64 evaluator's within 1e-9 relative.
 
+use super::shim::flatten;
 use adora_core::ast::Function;
 use adora_gpu::plan::{plan, show, KernelKind, Plan};
 use adora_rewrites::engine::{self, Question, Seed};
@@ -34,15 +35,6 @@ fn inputs(f: &Function) -> Vec<Value<f64>> {
             Value::reals(shape.clone(), data).expect("a shape")
         })
         .collect()
-}
-
-fn flatten(v: &Value<f64>, out: &mut Vec<f64>) {
-    match v {
-        Value::Real(t) => out.extend(&t.data),
-        Value::Int(t) => out.extend(t.data.iter().map(|&x| x as f64)),
-        Value::Bool(t) => out.extend(t.data.iter().map(|&x| f64::from(x))),
-        Value::Tuple(vs) => vs.iter().for_each(|v| flatten(v, out)),
-    }
 }
 
 /// The executor's answer equals the f64 evaluator's (1e-9 relative, floor 1e-9).

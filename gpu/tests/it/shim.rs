@@ -10,7 +10,8 @@ use adora_gpu::cuda::shim;
 use adora_semantics::value::Value;
 use std::process::Command;
 
-fn flatten(v: &Value<f64>, out: &mut Vec<f64>) {
+/// Every scalar of a value, in order, as `f64` (shared with `contractions.rs`).
+pub fn flatten(v: &Value<f64>, out: &mut Vec<f64>) {
     match v {
         Value::Real(t) => out.extend(&t.data),
         Value::Int(t) => out.extend(t.data.iter().map(|&x| x as f64)),
