@@ -81,6 +81,9 @@ thread_local! {
     static POOL: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Cached joint offsets of index variables ([`Ev::joint`]).
+pub(super) type Joint = Vec<(Vec<(VarId, usize)>, Rc<Vec<usize>>)>;
+
 /// Most vectors a pool keeps.
 const POOL_MAX: usize = 32;
 
@@ -99,6 +102,9 @@ pub struct Ev<'a> {
     cols: bool,
     /// Offsets `i * stride` of index variables' lanes: (variable, stride, offsets).
     pub(super) offs: Vec<(VarId, usize, Rc<Vec<usize>>)>,
+    /// Joint offsets `Σ i_v * stride_v` of several index variables: ((variable,
+    /// stride)…, offsets).
+    pub(super) joint: Joint,
     pool: Vec<Vec<f64>>,
 }
 
@@ -154,6 +160,7 @@ impl<'a> Ev<'a> {
             flat: None,
             cols: true,
             offs: Vec::new(),
+            joint: Vec::new(),
             pool,
         }
     }
@@ -168,6 +175,7 @@ impl<'a> Ev<'a> {
     /// columns only when a variable is read other than by a load at the chunk's points.
     pub fn index(&mut self, vars: &'a [VarId], shape: &'a [usize], start: usize) {
         self.offs.clear();
+        self.joint.clear();
         if let ([v], [_]) = (vars, shape) {
             self.set(*v, L::R(start));
             self.flat = Some(Flat { vars, shape, start });

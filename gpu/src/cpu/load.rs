@@ -9,10 +9,11 @@
 //! | uniform but one `R(s)` of stride 1, wholly in bounds | the slice, borrowed |
 //! | uniform but one `R(s)`, otherwise | the in-bounds lanes gathered, zeros outside |
 //! | uniform but one per-lane index | gathered (no bounds check per lane for an index variable whose dimension fits) |
+//! | uniform but index variables whose dimensions fit | gathered at their joint offsets, made once per chunk |
 //! | any other | per lane: the offset from the non-uniform indices, 0 when out of bounds |
 
 use super::lanes::{index, Ev, L};
-use crate::plan::sx::{BufId, Sx};
+use crate::plan::sx::{BufId, Sx, VarId};
 use std::rc::Rc;
 
 impl<'a> Ev<'a> {
@@ -67,6 +68,23 @@ impl<'a> Ev<'a> {
                     L::V(Rc::new(out))
                 }
             },
+            _ if lanes.iter().all(|&(k, _, dim)| self.in_bounds(&ix[k], dim)) => {
+                // Index variables only: their joint offsets, made once per chunk.
+                let key: Vec<(VarId, usize, usize)> = lanes
+                    .iter()
+                    .filter_map(|&(k, st, _)| match ix[k] {
+                        Sx::Var(v) => Some((v, st, k)),
+                        _ => None,
+                    })
+                    .collect();
+                let offs = self.joint_offsets(&key, &ls);
+                let mut out = self.fresh();
+                out.extend(
+                    offs.iter()
+                        .map(|&o| buf.get(base + o).copied().unwrap_or(0.0)),
+                );
+                L::V(Rc::new(out))
+            }
             _ => {
                 let mut out = self.fresh();
                 out.extend((0..n).map(|l| {
@@ -109,6 +127,32 @@ impl<'a> Ev<'a> {
         }
         let o = Rc::new(xs.iter().map(|&i| i as usize * stride).collect::<Vec<_>>());
         self.offs.push((v, stride, o.clone()));
+        o
+    }
+
+    /// The offsets `Σ i_v * stride_v` over the lanes of index variables (`key`: variable,
+    /// stride, position of its lanes in `ls`), made once per chunk and key.
+    fn joint_offsets(&mut self, key: &[(VarId, usize, usize)], ls: &[L<'a>]) -> Rc<Vec<usize>> {
+        let id: Vec<(VarId, usize)> = key.iter().map(|&(v, st, _)| (v, st)).collect();
+        if let Some((_, o)) = self.joint.iter().find(|(k, _)| *k == id) {
+            return o.clone();
+        }
+        let mut o = vec![0usize; self.n];
+        for &(_, st, k) in key {
+            let x = &ls[k];
+            match x.slice() {
+                Some(xs) => o
+                    .iter_mut()
+                    .zip(xs)
+                    .for_each(|(o, &i)| *o += i as usize * st),
+                None => o
+                    .iter_mut()
+                    .enumerate()
+                    .for_each(|(l, o)| *o += x.at(l) as usize * st),
+            }
+        }
+        let o = Rc::new(o);
+        self.joint.push((id, o.clone()));
         o
     }
 

@@ -1,4 +1,5 @@
-//! `matmul` kernels (docs/backend.md, "Matrix products"): `matrixmultiply::dgemm`, one
+//! `matmul` kernels (docs/backend.md, "Matrix products", "Batched products"):
+//! `matrixmultiply::dgemm`, one
 //! block per thread. `dgemm` packs the panels of both operands it multiplies, so the
 //! blocks split the dimension that makes the least packing: a block of rows packs all of
 //! `op(b)`, a block of columns all of `op(a)`. Each element of the result is the same
@@ -104,4 +105,111 @@ pub(super) fn matmul(
         }
     });
     signed_zeros(a, ta, b, tb, m, n, k, out);
+}
+
+/// One side of a batched product: its buffer, its strides for `(batch, row or column,
+/// contracted)` in the order of [`crate::plan::KernelKind::Batched`], and its mask.
+pub(super) struct Side<'a> {
+    /// The values.
+    pub v: &'a [f64],
+    /// The strides.
+    pub st: [usize; 3],
+    /// 1 where the program's select keeps the term, 0 where it gives `+0`.
+    pub mask: Option<&'a [f64]>,
+}
+
+/// A batched product (docs/backend.md, "Batched products"): for each batch index `t`,
+/// `out[t, i, j] = Σ_r a[t, i, r] · b[t, r, j]` by `dgemm` on strided views (`a`'s
+/// strides for `(t, i, r)`, `b`'s for `(t, r, j)`, `so` for `(t, i, j)`; `dims` is
+/// `[count, m, n, k]`), the batch indices split among the threads.
+pub(super) fn batched(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    dims: [usize; 4],
+    so: [usize; 3],
+    out: &mut [f64],
+) {
+    let [count, m, n, k] = dims;
+    if dims.contains(&0) {
+        return;
+    }
+    // The offset of the last element a view reaches.
+    let last =
+        |s: [usize; 3], d: [usize; 3]| -> usize { s.iter().zip(d).map(|(s, d)| s * (d - 1)).sum() };
+    let fits = |x: &Side<'_>, d: [usize; 3]| {
+        let end = last(x.st, d);
+        x.v.len() > end && x.mask.is_none_or(|mk| mk.len() > end)
+    };
+    assert!(
+        fits(a, [count, m, k]) && fits(b, [count, k, n]) && out.len() > last(so, [count, m, n]),
+        "batched product views beyond their buffers"
+    );
+    let c = Out(out.as_mut_ptr());
+    let threads = rayon::current_num_threads().max(1);
+    let per = if count * m * n * k < SPLIT_WORK {
+        count
+    } else {
+        count.div_ceil(threads)
+    };
+    let (sa, sb) = (a.st, b.st);
+    (0..count).into_par_iter().with_min_len(per).for_each(|t| {
+        // SAFETY: every view lies in its buffer (asserted above); the output strides
+        // come from the output's row-major shape with the batch, row and column at
+        // distinct positions, so batch index `t` writes elements no other writes.
+        unsafe {
+            matrixmultiply::dgemm(
+                m,
+                k,
+                n,
+                1.0,
+                a.v.as_ptr().add(t * sa[0]),
+                sa[1] as isize,
+                sa[2] as isize,
+                b.v.as_ptr().add(t * sb[0]),
+                sb[1] as isize,
+                sb[2] as isize,
+                0.0,
+                c.ptr().add(t * so[0]),
+                so[1] as isize,
+                so[2] as isize,
+            );
+        }
+    });
+}
+
+/// Every zero of a batched product's result re-summed in order from the first term, a
+/// term a mask drops `+0`, as the program sums (docs/backend.md, "Numbers").
+pub(super) fn resum_zeros(
+    a: &Side<'_>,
+    b: &Side<'_>,
+    dims: [usize; 4],
+    so: [usize; 3],
+    out: &mut [f64],
+) {
+    let [count, m, n, k] = dims;
+    if dims.contains(&0) {
+        return;
+    }
+    let (sa, sb) = (a.st, b.st);
+    let keep = |x: &Side<'_>, o: usize| x.mask.is_none_or(|mk| mk[o] != 0.0);
+    for t in 0..count {
+        for i in 0..m {
+            for j in 0..n {
+                let o = t * so[0] + i * so[1] + j * so[2];
+                if out[o] != 0.0 {
+                    continue;
+                }
+                let term = |r: usize| {
+                    let oa = t * sa[0] + i * sa[1] + r * sa[2];
+                    let ob = t * sb[0] + r * sb[1] + j * sb[2];
+                    if keep(a, oa) && keep(b, ob) {
+                        a.v[oa] * b.v[ob]
+                    } else {
+                        0.0
+                    }
+                };
+                out[o] = (1..k).fold(term(0), |s, r| s + term(r));
+            }
+        }
+    }
 }

@@ -14,10 +14,11 @@
 //! fold, so the bits are those of the fold.
 
 use super::kernels::{chunk_len, unflatten, Ctx};
-use super::lanes::L;
+use super::lanes::{Ev, L};
 use crate::plan::sx::{ops, Bin, Sx};
-use crate::plan::RedOp;
+use crate::plan::{KernelKind, RedOp};
 use rayon::prelude::*;
+use std::rc::Rc;
 
 /// `acc[l] = f(acc[l], x[l])` on every lane.
 #[inline(always)]
@@ -128,6 +129,20 @@ fn folds(op: RedOp, x: &L<'_>, n: usize, c: usize, nans: bool) -> Vec<(f64, bool
     }
 }
 
+/// `acc op body` at every point of the reduced space, in order, one lane per output.
+fn walk(ev: &mut Ev<'_>, red_vars: &[u32], red: &[usize], op: RedOp, body: &Sx, acc: &mut [f64]) {
+    let mut ix = vec![0usize; red.len()];
+    for r in 0..red.iter().product() {
+        unflatten(r, red, &mut ix);
+        for (v, &x) in red_vars.iter().zip(&ix) {
+            ev.set(*v, L::U(x as f64));
+        }
+        let x = ev.eval(body);
+        combine(op, acc, &x);
+        ev.recycle(x);
+    }
+}
+
 /// The most outputs reduced one after another, each over lanes of the reduced space,
 /// when that space has one dimension and is large.
 const PER_OUTPUT: usize = 64;
@@ -181,17 +196,55 @@ impl Ctx<'_> {
             let a = ev.eval(init);
             super::kernels::write(&a, chunk);
             ev.recycle(a);
-            let mut ix = vec![0usize; red.len()];
-            for r in 0..m {
-                unflatten(r, red, &mut ix);
-                for (v, &x) in red_vars.iter().zip(&ix) {
-                    ev.set(*v, L::U(x as f64));
-                }
-                let x = ev.eval(body);
-                combine(op, chunk, &x);
-                ev.recycle(x);
-            }
+            walk(&mut ev, red_vars, red, op, body, chunk);
         });
+    }
+
+    /// Every zero of `out` recomputed by the reduction `exact` (a batched product's whose
+    /// dropped terms' signs its sides do not keep: docs/backend.md, "Numbers"): lanes
+    /// over those outputs, each walking the reduced space in order.
+    pub(super) fn exact_zeros(&self, exact: &KernelKind, shape: &[usize], out: &mut [f64]) {
+        let KernelKind::Reduce {
+            vars,
+            red_vars,
+            red,
+            op,
+            init,
+            body,
+        } = exact
+        else {
+            return self.kernel(exact, shape, out);
+        };
+        let at: Vec<usize> = (0..out.len()).filter(|&o| out[o] == 0.0).collect();
+        if at.is_empty() {
+            return;
+        }
+        let parts: Vec<Vec<f64>> = at
+            .par_chunks(chunk_len(at.len()))
+            .map(|chunk| {
+                let mut ev = self.ev(chunk.len());
+                let mut cols = vec![Vec::with_capacity(chunk.len()); vars.len()];
+                let mut ix = vec![0usize; shape.len()];
+                for &o in chunk {
+                    unflatten(o, shape, &mut ix);
+                    for (col, &x) in cols.iter_mut().zip(&ix) {
+                        col.push(x as f64);
+                    }
+                }
+                for (v, col) in vars.iter().zip(cols) {
+                    ev.set(*v, L::V(Rc::new(col)));
+                }
+                let a = ev.eval(init);
+                let mut acc = vec![0.0; chunk.len()];
+                super::kernels::write(&a, &mut acc);
+                ev.recycle(a);
+                walk(&mut ev, red_vars, red, *op, body, &mut acc);
+                acc
+            })
+            .collect();
+        for (&o, v) in at.iter().zip(parts.into_iter().flatten()) {
+            out[o] = v;
+        }
     }
 
     /// Few outputs over a large reduced space: lanes over the joint space `red × shape`

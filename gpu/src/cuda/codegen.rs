@@ -110,6 +110,15 @@ pub fn kernel(plan: &Plan, k: &Kernel, prefix: &str) -> (String, Launch) {
         work,
     };
     let l = match &k.kind {
+        // A batched product runs as the reduction it replaces: one thread per output
+        // over the contracted index (docs/backend.md, "Batched products").
+        KernelKind::Batched { exact, .. } => {
+            let k = Kernel {
+                kind: (**exact).clone(),
+                ..k.clone()
+            };
+            return kernel(plan, &k, prefix);
+        }
         KernelKind::Map { vars, body } => {
             w.line("const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
             w.line(&format!("if (t >= {n}LL) return;"));

@@ -8,7 +8,7 @@
 
 use super::arr::{Arr, HVal, Ids, Src};
 use super::sx::{Bin, Sx, Un, VarId};
-use super::{Buffer, Kernel, KernelKind, Output, Plan, Step};
+use super::{Buffer, Kernel, KernelKind, Output, Plan, RedOp, Step};
 use adora_core::ast::{BinOp, Expr, ExprKind, Function, Lit, Pat, Prim, UnOp};
 use adora_core::diag::{Diagnostic, ErrorKind, Result};
 use adora_core::types::{Base, Type};
@@ -253,15 +253,40 @@ impl Lower {
                         body: (**body).clone(),
                     }
                 });
-                let tag = if matches!(kind, KernelKind::MatMul { .. }) {
-                    "matmul"
-                } else {
-                    "map"
-                };
+                let tag = kind.tag("map");
                 self.emit(out, tag, kind);
                 out
             }
         }
+    }
+
+    /// A new buffer of element type `base` computed by `out[vars] = init op body(r_0) op
+    /// …` over the reduced variables (their ranges give the shapes), one kernel: a matrix
+    /// product where [`super::matmul`] or [`super::batched`] recognises one.
+    pub fn reduce_kernel(
+        &mut self,
+        base: Base,
+        vars: Vec<VarId>,
+        red_vars: Vec<VarId>,
+        op: RedOp,
+        init: Sx,
+        body: Sx,
+    ) -> usize {
+        let shape: Vec<usize> = vars.iter().map(|v| self.ids.range[v]).collect();
+        let red: Vec<usize> = red_vars.iter().map(|v| self.ids.range[v]).collect();
+        let buf = self.buffer(base, shape);
+        let kind = super::matmul::recognise_reduce(self, op, &vars, &red_vars, &init, &body)
+            .unwrap_or(KernelKind::Reduce {
+                vars,
+                red_vars,
+                red,
+                op,
+                init,
+                body,
+            });
+        let tag = kind.tag("reduce");
+        self.emit(buf, tag, kind);
+        buf
     }
 
     /// Materialises every array of a value.

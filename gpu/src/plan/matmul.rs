@@ -157,7 +157,7 @@ fn distinct(vars: &[VarId], l: VarId) -> bool {
 
 /// A `Map` kernel whose body is `Σ_l x · y` from zero.
 pub(crate) fn recognise(l: &mut Lower, params: &[VarId], body: &Sx) -> Option<KernelKind> {
-    if params.is_empty() || params.len() > 2 {
+    if params.is_empty() || params.len() > 3 {
         return None;
     }
     let Sx::Fold {
@@ -176,18 +176,16 @@ pub(crate) fn recognise(l: &mut Lower, params: &[VarId], body: &Sx) -> Option<Ke
     let Sx::Bin(Bin::Add, a, t) = &**body else {
         return None;
     };
-    if **a != Sx::Var(*acc) {
+    if **a != Sx::Var(*acc) || t.mentions(*acc) {
         return None;
     }
-    let Sx::Bin(Bin::Mul, x, y) = &**t else {
-        return None;
-    };
     let dims: Vec<usize> = params.iter().map(|v| l.ids.range[v]).collect();
-    if t.mentions(*acc) {
-        return None;
-    }
-    product(params, &dims, *var, *count, x, y)
-        .or_else(|| factored(l, params, &dims, *var, *count, t))
+    let plain = match &**t {
+        Sx::Bin(Bin::Mul, x, y) if params.len() <= 2 => product(params, &dims, *var, *count, x, y)
+            .or_else(|| factored(l, params, &dims, *var, *count, t)),
+        _ => None,
+    };
+    plain.or_else(|| super::batched::recognise(l, params, *var, *count, init, t))
 }
 
 /// A `Reduce` kernel (`+` from zero over one dimension) of a product of loads.
@@ -203,20 +201,21 @@ pub(crate) fn recognise_reduce(
         || *init != Sx::Const(0.0)
         || red_vars.len() != 1
         || vars.is_empty()
-        || vars.len() > 2
+        || vars.len() > 3
     {
         return None;
     }
     if !distinct(vars, red_vars[0]) {
         return None;
     }
-    let Sx::Bin(Bin::Mul, x, y) = body else {
-        return None;
-    };
     let k = l.ids.range[&red_vars[0]];
     let dims: Vec<usize> = vars.iter().map(|v| l.ids.range[v]).collect();
-    product(vars, &dims, red_vars[0], k, x, y)
-        .or_else(|| factored(l, vars, &dims, red_vars[0], k, body))
+    let plain = match body {
+        Sx::Bin(Bin::Mul, x, y) if vars.len() <= 2 => product(vars, &dims, red_vars[0], k, x, y)
+            .or_else(|| factored(l, vars, &dims, red_vars[0], k, body)),
+        _ => None,
+    };
+    plain.or_else(|| super::batched::recognise(l, vars, red_vars[0], k, init, body))
 }
 
 /// The factors of a product tree `x · y · …`.

@@ -5,14 +5,22 @@
 
 use super::{KernelKind, Output, Plan, Step};
 
-/// Buffers a kernel reads.
+/// Buffers a kernel reads (a batched product's include those of the reduction it
+/// replaces, which may run instead).
 pub fn kernel_reads(kind: &KernelKind) -> Vec<usize> {
     let mut out = Vec::new();
     for e in kind.exprs() {
         e.reads(&mut out);
     }
-    if let KernelKind::MatMul { a, b, .. } = kind {
-        out.extend([*a, *b]);
+    match kind {
+        KernelKind::MatMul { a, b, .. } => out.extend([*a, *b]),
+        KernelKind::Batched { a, b, zeros, .. } => {
+            out.extend([*a, *b]);
+            if let super::Zeros::Masks(ms) = zeros {
+                out.extend(ms.iter().flatten());
+            }
+        }
+        _ => {}
     }
     out
 }

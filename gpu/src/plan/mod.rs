@@ -3,6 +3,7 @@
 //! `f64` buffers, with host-side loops, and a memory plan that reuses buffers.
 
 mod arr;
+mod batched;
 mod gather;
 mod lower;
 mod matmul;
@@ -147,10 +148,59 @@ pub enum KernelKind {
         /// The contracted length.
         k: usize,
     },
+    /// A batched contraction `out[β, i, j] = Σ_r a[β, i, r] · b[β, r, j]`, one matrix
+    /// product per batch index on strided views (docs/backend.md, "Batched products"):
+    /// element `(β, i, r)` of `a` is at `β·sa[0] + i·sa[1] + r·sa[2]` (a stride 0 where
+    /// the side does not read that index), likewise `b` at `(β, r, j)` and the output at
+    /// `(β, i, j)`. The outputs that come out zero are recomputed as the program sums
+    /// them ([`Zeros`]), so a zero has the program's sign. `exact` is the reduction it
+    /// replaces, over the program's own buffers: it runs instead when a side was stored
+    /// under a select and a side holds a non-finite value (a stored `0` would meet it
+    /// where the program never multiplies), and it is what CUDA runs.
+    Batched {
+        /// The left side.
+        a: BufId,
+        /// The right side.
+        b: BufId,
+        /// The number of batch indices.
+        count: usize,
+        /// Rows (the left side's free index).
+        m: usize,
+        /// Columns (the right side's free index; 1 for a batched matrix-vector product).
+        n: usize,
+        /// The contracted length.
+        k: usize,
+        /// Strides of `a` for `(β, i, r)`.
+        sa: [usize; 3],
+        /// Strides of `b` for `(β, r, j)`.
+        sb: [usize; 3],
+        /// Strides of the output for `(β, i, j)`.
+        so: [usize; 3],
+        /// How the zeros are recomputed.
+        zeros: Zeros,
+        /// The `reduce` kernel it replaces.
+        exact: Box<KernelKind>,
+    },
+}
+
+/// How a batched product recomputes the outputs that come out zero (docs/backend.md,
+/// "Batched products").
+#[derive(Clone, Debug, PartialEq)]
+pub enum Zeros {
+    /// No side was stored under a select: re-summed in order from the two sides.
+    Sides,
+    /// The summed element is `c ? y : 0` (selects around the whole product, `c`
+    /// reading the contracted index): each side's conditions are stored beside it, in
+    /// its layout, as 1 or 0, and a term a condition drops is the program's `+0`.
+    Masks([Option<BufId>; 2]),
+    /// A select inside the product (a dropped term is `x · +0`, its sign that of the
+    /// factors outside the select): re-evaluated by the reduction it replaces.
+    Exact,
 }
 
 impl KernelKind {
-    /// The scalar expressions of the kernel (none for a matrix product).
+    /// The scalar expressions of the kernel (none for a matrix product; a batched one's are
+    /// those of the reduction it replaces).
     pub fn exprs(&self) -> Vec<&Sx> {
         match self {
             KernelKind::Map { body, .. } => vec![body],
@@ -158,6 +208,7 @@ impl KernelKind {
             KernelKind::Scan { init, step, .. } => vec![init, step],
             KernelKind::Scatter { index, value, .. } => index.iter().chain([value]).collect(),
             KernelKind::MatMul { .. } => Vec::new(),
+            KernelKind::Batched { exact, .. } => exact.exprs(),
         }
     }
 
@@ -171,6 +222,7 @@ impl KernelKind {
                 index.iter_mut().chain(std::iter::once(value)).collect()
             }
             KernelKind::MatMul { .. } => Vec::new(),
+            KernelKind::Batched { exact, .. } => exact.exprs_mut(),
         }
     }
 
@@ -186,6 +238,18 @@ impl KernelKind {
             }
             KernelKind::Scan { vars, k, acc, .. } => vars.iter_mut().chain([k, acc]).collect(),
             KernelKind::MatMul { .. } => Vec::new(),
+            KernelKind::Batched { exact, .. } => exact.binders_mut(),
+        }
+    }
+
+    /// The kernel's name tag: `matmul` for a matrix product, batched or not, `map` and
+    /// `reduce` for those, else `other`.
+    pub fn tag<'a>(&self, other: &'a str) -> &'a str {
+        match self {
+            KernelKind::MatMul { .. } | KernelKind::Batched { .. } => "matmul",
+            KernelKind::Map { .. } => "map",
+            KernelKind::Reduce { .. } => "reduce",
+            _ => other,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The text of a plan (`adora show F --stage plan`; docs/backend.md, "Reading a plan").
 
 use super::sx::{Bin, Sx, Un};
-use super::{KernelKind, Output, Plan, RedOp, Step};
+use super::{KernelKind, Output, Plan, RedOp, Step, Zeros};
 use std::fmt::Write;
 
 fn un(op: Un) -> String {
@@ -161,6 +161,34 @@ fn steps(p: &Plan, ss: &[Step], indent: usize, out: &mut String) {
                         if *ta { "ᵀ" } else { "" },
                         if *tb { "ᵀ" } else { "" }
                     ),
+                    KernelKind::Batched {
+                        a,
+                        b: bb,
+                        count,
+                        m,
+                        n,
+                        k: kk,
+                        sa,
+                        sb,
+                        so,
+                        zeros,
+                        ..
+                    } => {
+                        let ms = match zeros {
+                            Zeros::Masks(ms) => *ms,
+                            _ => [None, None],
+                        };
+                        let mask = |m: Option<usize>| {
+                            m.map(|m| format!(" (mask b{m})")).unwrap_or_default()
+                        };
+                        writeln!(
+                            out,
+                            "{head}: batched matmul {count} × (b{a}{} · b{bb}{}) ({m} × {kk} · {kk} × {n}), strides a {sa:?} b {sb:?} out {so:?}{}",
+                            mask(ms[0]),
+                            mask(ms[1]),
+                            if *zeros == Zeros::Exact { ", zeros by the reduction" } else { "" }
+                        )
+                    }
                 };
             }
             Step::Loop {

@@ -121,23 +121,7 @@ impl Lower {
                 let (o, r) = (idx(&vars), idx(&red_vars));
                 let body = elem(&self.ids, &o, &r);
                 let init = ne.at(&self.ids, &o);
-                let buf = self.buffer(base, out.to_vec());
-                let kind =
-                    super::matmul::recognise_reduce(self, op, &vars, &red_vars, &init, &body)
-                        .unwrap_or(KernelKind::Reduce {
-                            vars,
-                            red_vars,
-                            red,
-                            op,
-                            init,
-                            body,
-                        });
-                let tag = if matches!(kind, KernelKind::MatMul { .. }) {
-                    "matmul"
-                } else {
-                    "reduce"
-                };
-                self.emit(buf, tag, kind);
+                let buf = self.reduce_kernel(base, vars, red_vars, op, init, body);
                 HVal::Arr(self.buf_arr(buf))
             }
             Ctx::Kernel => HVal::Arr(Arr::from_fn(&mut self.ids, base, out.to_vec(), |ids, o| {

@@ -5,7 +5,7 @@
 //! kernel's inputs and output once.
 
 use super::memory::kernel_reads;
-use super::{Kernel, Plan, Step};
+use super::{Kernel, KernelKind, Plan, Step};
 
 /// Bytes of one stored element (every buffer holds `f64`s, docs/backend.md, "Numbers").
 pub const ELEMENT_BYTES: u64 = 8;
@@ -38,10 +38,21 @@ fn buffer_bytes(p: &Plan, b: usize) -> u64 {
 }
 
 /// Compulsory bytes of one launch of `k`: the distinct buffers it reads (a matrix product
-/// reads `a` and `b`), each once, and its output once (a scatter's read-modify-write of
+/// reads `a` and `b`, a batched one those and its masks, not the buffers of the reduction
+/// it replaces),
+/// each once, and its output once (a scatter's read-modify-write of
 /// its output counts once too).
 pub fn kernel_bytes(p: &Plan, k: &Kernel) -> u64 {
-    let mut bufs = kernel_reads(&k.kind);
+    let mut bufs = match &k.kind {
+        KernelKind::Batched { a, b, zeros, .. } => {
+            let mut v = vec![*a, *b];
+            if let super::Zeros::Masks(ms) = zeros {
+                v.extend(ms.iter().flatten());
+            }
+            v
+        }
+        kind => kernel_reads(kind),
+    };
     bufs.push(k.out);
     bufs.sort_unstable();
     bufs.dedup();

@@ -11,13 +11,13 @@ use adora_rewrites::engine::{self, Question, Seed};
 use adora_semantics::eval::{eval, EvalOptions};
 use adora_semantics::value::Value;
 
-fn elaborate(src: &str) -> Function {
+pub(super) fn elaborate(src: &str) -> Function {
     let p = adora_core::parser::parse_program(src).expect("parses");
     adora_core::check::elaborate(&p, "main").expect("checks")
 }
 
 /// Deterministic inputs of `f`'s parameter types (reals in `[-1, 1)`, not integral).
-fn inputs(f: &Function) -> Vec<Value<f64>> {
+pub(super) fn inputs(f: &Function) -> Vec<Value<f64>> {
     let mut k = 0u64;
     f.params
         .iter()
@@ -38,7 +38,7 @@ fn inputs(f: &Function) -> Vec<Value<f64>> {
 }
 
 /// The executor's answer equals the f64 evaluator's (1e-9 relative, floor 1e-9).
-fn agrees(f: &Function, p: &Plan, xs: &[Value<f64>]) {
+pub(super) fn agrees(f: &Function, p: &Plan, xs: &[Value<f64>]) {
     let got = adora_gpu::cpu::run(p, xs).expect("runs");
     let (want, _) = eval(f, xs, &EvalOptions::default()).expect("evaluates");
     let (mut g, mut w) = (Vec::new(), Vec::new());
@@ -55,7 +55,7 @@ fn agrees(f: &Function, p: &Plan, xs: &[Value<f64>]) {
 }
 
 /// Engine `linear`'s gradient program of `src` with its arguments.
-fn gradient(src: &str) -> (Function, Vec<Value<f64>>) {
+pub(super) fn gradient(src: &str) -> (Function, Vec<Value<f64>>) {
     let f = elaborate(src);
     let xs = inputs(&f);
     let e = engine::under_test()
@@ -70,7 +70,7 @@ fn gradient(src: &str) -> (Function, Vec<Value<f64>>) {
     (dp.function, args)
 }
 
-fn kinds(p: &Plan) -> Vec<String> {
+pub(super) fn kinds(p: &Plan) -> Vec<String> {
     p.kernels().iter().map(|k| k.name.clone()).collect()
 }
 

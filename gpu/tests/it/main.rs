@@ -1,5 +1,6 @@
 //! The integration tests of `adora-gpu`, one binary (docs/architecture.md, "Tests").
 
+mod batched;
 mod contractions;
 mod corpus;
 mod lanes;
