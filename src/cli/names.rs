@@ -91,6 +91,10 @@ pub const STAGES: &[(&str, &str)] = &[
         "plan",
         "the kernel plan of the entry point (docs/backend.md): kernels over flat f64 buffers, host loops, the memory plan",
     ),
+    (
+        "c",
+        "the plan's kernels as the C the CPU executor compiles (docs/backend.md, \"Compiled kernels\")",
+    ),
 ];
 
 /// What the stage of a derivative question prints.

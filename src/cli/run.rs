@@ -43,6 +43,28 @@ impl Backend {
     }
 }
 
+/// Which kernels the CPU backend runs (docs/backend.md, "Compiled kernels").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum KernelsArg {
+    /// Compiled by the system C compiler where one is found (`ADORA_CC`, else `cc`,
+    /// `gcc`, `clang`), else the lanes.
+    Auto,
+    /// Compiled; without a C compiler an error (exit 2).
+    Compiled,
+    /// The lanes evaluator (no compiler).
+    Lanes,
+}
+
+impl KernelsArg {
+    fn kernels(self) -> adora_gpu::cpu::Kernels {
+        match self {
+            KernelsArg::Auto => adora_gpu::cpu::Kernels::Auto,
+            KernelsArg::Compiled => adora_gpu::cpu::Kernels::Compiled,
+            KernelsArg::Lanes => adora_gpu::cpu::Kernels::Lanes,
+        }
+    }
+}
+
 /// Options of `adora run`.
 #[derive(Args, Debug, Clone)]
 pub struct RunCmd {
@@ -63,6 +85,10 @@ pub struct RunCmd {
     /// The backend.
     #[arg(long, value_enum, default_value = "cpu")]
     pub backend: Backend,
+    /// Which kernels the CPU backend runs (default `auto`: compiled by the system C
+    /// compiler where one is found, else the lanes evaluator).
+    #[arg(long, value_enum, value_name = "KERNELS")]
+    pub kernels: Option<KernelsArg>,
     /// The engine whose derivative program runs with `--grad` or `--vjp` (default: the
     /// first registered engine that derives one).
     #[arg(long, value_parser = super::names::EngineName { with_all: false })]
@@ -115,6 +141,12 @@ impl RunCmd {
 
 /// `adora run`; the exit code.
 pub fn run(c: &RunCmd) -> Result<u8, CliError> {
+    if c.kernels.is_some() && c.backend != Backend::Cpu {
+        return Err(inputs::plain_error(
+            ErrorKind::Input,
+            "--kernels chooses the kernels of the CPU backend (--backend cpu)",
+        ));
+    }
     let ra = c.run_args();
     let l = inputs::load_run(&ra)?;
     let xs = inputs::inputs::<f64>(&l, &ra)?;
@@ -157,7 +189,9 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
     // "Timing").
     let mut machine = match (c.backend, &plan) {
         (Backend::Cpu, Some(plan)) => {
-            let mut m = adora_gpu::cpu::Machine::new(plan);
+            let kernels = c.kernels.unwrap_or(KernelsArg::Auto).kernels();
+            let mut m =
+                adora_gpu::cpu::Machine::with_kernels(plan, kernels).map_err(|d| render(&l, &d))?;
             m.load(&args).map_err(|d| render(&l, &d))?;
             Some(m)
         }
@@ -227,6 +261,14 @@ pub fn run(c: &RunCmd) -> Result<u8, CliError> {
             ms(times[0]),
             ms(median)
         );
+        if let Some(m) = &machine {
+            match (m.native(), adora_gpu::cpu::native::compiler()) {
+                (Some(_), Some(cc)) => {
+                    println!("kernels: compiled by `{}` ({})", cc.path, cc.version)
+                }
+                _ => println!("kernels: lanes"),
+            }
+        }
         if let Some(plan) = &plan {
             print_traffic(plan, median, c.backend);
         }

@@ -103,6 +103,11 @@ pub fn show(
             let p = adora_gpu::plan::plan(&l.func).map_err(|d| inputs::render(&l, &d))?;
             print!("{}", adora_gpu::plan::show(&p));
         }
+        "c" => {
+            let l = load()?;
+            let p = adora_gpu::plan::plan(&l.func).map_err(|d| inputs::render(&l, &d))?;
+            print!("{}", adora_gpu::cpu::native::module(&p).text);
+        }
         other => {
             let list: Vec<String> = all_stages()
                 .iter()

@@ -5,8 +5,8 @@
 //! `reduce` is in `reduce.rs`, `matmul` and batched products in `matmul.rs`.
 
 use super::lanes::{index as index_of, offset, Ev, L};
-use super::matmul::{batched, matmul, resum_zeros, Side};
-use crate::plan::{KernelKind, Sx, Zeros};
+use super::matmul::{batched_kernel, matmul};
+use crate::plan::{KernelKind, Sx};
 use rayon::prelude::*;
 
 /// Lanes per chunk for a space of `n` points.
@@ -131,42 +131,13 @@ impl Ctx<'_> {
                 n,
                 k,
             } => matmul(self.bufs[*a], *ta, self.bufs[*b], *tb, *m, *n, *k, out),
-            KernelKind::Batched {
-                a,
-                b,
-                count,
-                m,
-                n,
-                k,
-                sa,
-                sb,
-                so,
-                zeros,
-                exact,
-            } => {
-                let ms = match zeros {
-                    Zeros::Masks(ms) => *ms,
-                    _ => [None, None],
-                };
-                let side = |x: &usize, s: &[usize; 3], mask: Option<usize>| Side {
-                    v: self.bufs[*x],
-                    st: *s,
-                    mask: mask.map(|mk| self.bufs[mk]),
-                };
-                let (a, b) = (side(a, sa, ms[0]), side(b, sb, ms[1]));
-                let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
-                if *zeros != Zeros::Sides && !(finite(a.v) && finite(b.v)) {
-                    // A zero stored under a select would meet a non-finite value the
-                    // program never multiplies by: the reduction itself.
-                    return self.kernel(exact, shape, out);
-                }
-                batched(&a, &b, [*count, *m, *n, *k], *so, out);
-                if *zeros == Zeros::Exact {
-                    self.exact_zeros(exact, shape, out);
-                } else {
-                    resum_zeros(&a, &b, [*count, *m, *n, *k], *so, out);
-                }
-            }
+            KernelKind::Batched { exact, .. } => batched_kernel(
+                kind,
+                self.bufs,
+                out,
+                &mut |out| self.kernel(exact, shape, out),
+                &mut |out| self.exact_zeros(exact, shape, out),
+            ),
         }
     }
 

@@ -8,8 +8,9 @@
 //! the loop — so a call never sees what an earlier call left in the slots.
 
 use super::kernels::Ctx;
+use super::native::{Kernels, Launch, Native};
 use super::values;
-use crate::plan::{Kernel, Plan, Step};
+use crate::plan::{Kernel, KernelKind, Plan, Step};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_semantics::value::Value;
 
@@ -24,10 +25,13 @@ pub struct Machine<'p> {
     carry: Vec<f64>,
     /// Per kernel name, the seconds spent and the launches, when profiling.
     profile: Option<std::collections::HashMap<String, (f64, u64)>>,
+    /// The compiled kernels, when it runs them (docs/backend.md, "Compiled kernels").
+    native: Option<Native>,
 }
 
 impl<'p> Machine<'p> {
-    /// A machine for `plan`, with its slots allocated (zeroed) and no inputs yet.
+    /// A machine for `plan` running its kernels on the lanes, with its slots allocated
+    /// (zeroed) and no inputs yet.
     pub fn new(plan: &'p Plan) -> Self {
         Machine {
             plan,
@@ -36,7 +40,33 @@ impl<'p> Machine<'p> {
             loaded: false,
             carry: Vec::new(),
             profile: None,
+            native: None,
         }
+    }
+
+    /// A machine for `plan` running the kernels `kernels` asks for: compiled ones are
+    /// compiled here, once ([`Native::choose`]: an error for [`Kernels::Compiled`]
+    /// without a C compiler, an internal error when compiling fails).
+    pub fn with_kernels(plan: &'p Plan, kernels: Kernels) -> Result<Self> {
+        let native = Native::choose(plan, kernels)?;
+        Ok(Machine {
+            native,
+            ..Machine::new(plan)
+        })
+    }
+
+    /// A machine for `plan` running the compiled kernels `native` (of this plan:
+    /// [`Native::compile`] or one of [`Native::compile_all`]).
+    pub fn with_native(plan: &'p Plan, native: Native) -> Self {
+        Machine {
+            native: Some(native),
+            ..Machine::new(plan)
+        }
+    }
+
+    /// The compiled kernels it runs, if any.
+    pub fn native(&self) -> Option<&Native> {
+        self.native.as_ref()
     }
 
     /// Starts timing every kernel launch of the following calls (`adora run --profile`).
@@ -172,12 +202,71 @@ impl<'p> Machine<'p> {
         };
         let len = out_buf.len();
         let start = self.profile.is_some().then(std::time::Instant::now);
-        ctx.kernel(&k.kind, &out_buf.shape, &mut out[..len]);
+        match &self.native {
+            Some(native) if native.entries.contains_key(&k.name) => {
+                let mut launch = self.launch(k, out_buf.slot);
+                let run = |out: &mut [f64], at: Option<&[usize]>, launch: &mut Launch| {
+                    launch.b[k.out] = out.as_mut_ptr();
+                    native.exact(&k.name, &k.kind, launch, out.len(), at)
+                };
+                if let KernelKind::Batched { .. } = &k.kind {
+                    let launch = std::cell::RefCell::new(launch);
+                    super::matmul::batched_kernel(
+                        &k.kind,
+                        &bufs,
+                        &mut out[..len],
+                        &mut |out| {
+                            run(out, None, &mut launch.borrow_mut());
+                        },
+                        &mut |out| {
+                            let at: Vec<usize> =
+                                (0..out.len()).filter(|&o| out[o] == 0.0).collect();
+                            run(out, Some(&at), &mut launch.borrow_mut());
+                        },
+                    );
+                } else {
+                    launch.b[k.out] = out.as_mut_ptr();
+                    native.run(&k.name, &k.kind, &out_buf.shape, &launch);
+                }
+            }
+            _ => ctx.kernel(&k.kind, &out_buf.shape, &mut out[..len]),
+        }
         if let (Some(p), Some(t)) = (self.profile.as_mut(), start) {
             let e = p.entry(k.name.clone()).or_insert((0.0, 0));
             e.0 += t.elapsed().as_secs_f64();
             e.1 += 1;
         }
         self.slots[out_buf.slot] = out;
+    }
+
+    /// The buffer pointers (those sharing the output's slot null: the compiled code
+    /// reads 0 for them, `gpu/src/cpu/native/emit.rs`) and counters of a launch of `k`;
+    /// the output's pointer is set by the caller.
+    fn launch(&self, k: &Kernel, out_slot: usize) -> Launch {
+        let plan = self.plan;
+        let b = plan
+            .buffers
+            .iter()
+            .map(|b| {
+                if b.slot == out_slot {
+                    std::ptr::null_mut()
+                } else {
+                    self.slots[b.slot].as_ptr() as *mut f64
+                }
+            })
+            .collect();
+        let n = k
+            .counters
+            .iter()
+            .map(|(_, c)| *c as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut c = vec![0.0; n];
+        for (_, id) in &k.counters {
+            if let Some((_, v)) = self.counters.iter().find(|(w, _)| w == id) {
+                c[*id as usize] = *v;
+            }
+        }
+        Launch { b, c, out: k.out }
     }
 }

@@ -5,6 +5,7 @@
 //! `op(b)`, a block of columns all of `op(a)`. Each element of the result is the same
 //! product over `k` whichever block computes it.
 
+use crate::plan::{KernelKind, Zeros};
 use rayon::prelude::*;
 
 /// The result matrix, shared by the blocks that write disjoint parts of it.
@@ -109,7 +110,7 @@ pub(super) fn matmul(
 
 /// One side of a batched product: its buffer, its strides for `(batch, row or column,
 /// contracted)` in the order of [`crate::plan::KernelKind::Batched`], and its mask.
-pub(super) struct Side<'a> {
+struct Side<'a> {
     /// The values.
     pub v: &'a [f64],
     /// The strides.
@@ -122,13 +123,7 @@ pub(super) struct Side<'a> {
 /// `out[t, i, j] = Σ_r a[t, i, r] · b[t, r, j]` by `dgemm` on strided views (`a`'s
 /// strides for `(t, i, r)`, `b`'s for `(t, r, j)`, `so` for `(t, i, j)`; `dims` is
 /// `[count, m, n, k]`), the batch indices split among the threads.
-pub(super) fn batched(
-    a: &Side<'_>,
-    b: &Side<'_>,
-    dims: [usize; 4],
-    so: [usize; 3],
-    out: &mut [f64],
-) {
+fn batched(a: &Side<'_>, b: &Side<'_>, dims: [usize; 4], so: [usize; 3], out: &mut [f64]) {
     let [count, m, n, k] = dims;
     if dims.contains(&0) {
         return;
@@ -179,13 +174,7 @@ pub(super) fn batched(
 
 /// Every zero of a batched product's result re-summed in order from the first term, a
 /// term a mask drops `+0`, as the program sums (docs/backend.md, "Numbers").
-pub(super) fn resum_zeros(
-    a: &Side<'_>,
-    b: &Side<'_>,
-    dims: [usize; 4],
-    so: [usize; 3],
-    out: &mut [f64],
-) {
+fn resum_zeros(a: &Side<'_>, b: &Side<'_>, dims: [usize; 4], so: [usize; 3], out: &mut [f64]) {
     let [count, m, n, k] = dims;
     if dims.contains(&0) {
         return;
@@ -211,5 +200,58 @@ pub(super) fn resum_zeros(
                 out[o] = (1..k).fold(term(0), |s, r| s + term(r));
             }
         }
+    }
+}
+
+/// A batched product ([`KernelKind::Batched`]) over the buffers `bufs` into `out`: `dgemm`
+/// per batch index, then its zeros re-summed from the sides, or recomputed by
+/// `exact_zeros` (a select inside the product); `exact_all` instead of the product when a
+/// side was stored under a select and a side holds a non-finite value
+/// (docs/backend.md, "Batched products").
+pub(super) fn batched_kernel(
+    kind: &KernelKind,
+    bufs: &[&[f64]],
+    out: &mut [f64],
+    exact_all: &mut dyn FnMut(&mut [f64]),
+    exact_zeros: &mut dyn FnMut(&mut [f64]),
+) {
+    let KernelKind::Batched {
+        a,
+        b,
+        count,
+        m,
+        n,
+        k,
+        sa,
+        sb,
+        so,
+        zeros,
+        ..
+    } = kind
+    else {
+        unreachable!("a batched product")
+    };
+    let ms = match zeros {
+        Zeros::Masks(ms) => *ms,
+        _ => [None, None],
+    };
+    let side = |x: &usize, s: &[usize; 3], mask: Option<usize>| Side {
+        v: bufs[*x],
+        st: *s,
+        mask: mask.map(|mk| bufs[mk]),
+    };
+    let (a, b) = (side(a, sa, ms[0]), side(b, sb, ms[1]));
+    let finite = |v: &[f64]| v.iter().all(|x| x.is_finite());
+    if *zeros != Zeros::Sides && !(finite(a.v) && finite(b.v)) {
+        // A zero stored under a select would meet a non-finite value the program never
+        // multiplies by: the reduction itself.
+        return exact_all(out);
+    }
+    let dims = [*count, *m, *n, *k];
+    batched(&a, &b, dims, *so, out);
+    if *zeros == Zeros::Exact {
+        exact_zeros(out);
+    } else {
+        resum_zeros(&a, &b, dims, *so, out);
     }
 }

@@ -10,7 +10,8 @@
 //! | prepared runs: slots made once, inputs loaded once, calls | `machine.rs` ([`Machine`]) |
 //! | `map`, `scan`, `scatter` kernels over chunks of lanes | `kernels.rs` |
 //! | `reduce` kernels | `reduce.rs` |
-//! | `matmul` kernels | `matmul.rs` |
+//! | `matmul` kernels, batched products | `matmul.rs` |
+//! | compiled kernels: C source, the C compiler, runs | `native/` ([`native::Native`]) |
 //! | a kernel body over the lanes of a chunk | `lanes.rs`, `arith.rs`, `load.rs` |
 //! | values in and out of buffers | `values.rs` |
 //! | the machine's copy bandwidth | `stream.rs` |
@@ -21,11 +22,13 @@ pub mod lanes;
 mod load;
 mod machine;
 mod matmul;
+pub mod native;
 mod reduce;
 pub mod stream;
 mod values;
 
 pub use machine::Machine;
+pub use native::Kernels;
 pub use values::{load_output, store_inputs};
 
 use crate::plan::Plan;
@@ -35,7 +38,12 @@ use adora_semantics::value::Value;
 /// Runs `plan` on `inputs` (one value per parameter, of its type) and returns the result:
 /// a fresh [`Machine`], its inputs loaded, called once.
 pub fn run(plan: &Plan, inputs: &[Value<f64>]) -> Result<Value<f64>> {
-    let mut m = Machine::new(plan);
+    run_with(plan, inputs, Kernels::Lanes)
+}
+
+/// [`run`] with the kernels `kernels` asks for ([`Machine::with_kernels`]).
+pub fn run_with(plan: &Plan, inputs: &[Value<f64>], kernels: Kernels) -> Result<Value<f64>> {
+    let mut m = Machine::with_kernels(plan, kernels)?;
     m.load(inputs)?;
     m.call()
 }

@@ -1,6 +1,7 @@
 //! The integration tests of `adora-gpu`, one binary (docs/architecture.md, "Tests").
 
 mod batched;
+mod compiled;
 mod contractions;
 mod corpus;
 mod lanes;
