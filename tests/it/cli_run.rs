@@ -245,3 +245,125 @@ fn a_chunked_min_reduction_restarts_after_a_nan() {
     assert!(exact.contains("value: 2501"), "{exact}");
     assert_eq!(run_value(&p, "cpu", &inputs), exact);
 }
+
+/// `adora` with the environment variable `ADORA_CC` set to `cc`.
+fn adora_cc(cc: &str, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_adora"))
+        .env("ADORA_CC", cc)
+        .args(args)
+        .output()
+        .expect("running adora")
+}
+
+const TWO_INPUTS: [&str; 4] = [
+    "--input",
+    "a=[[1, 2, -1], [1/2, 0, 3]]",
+    "--input",
+    "b=[[2, 1], [-1, 1/3], [4, 0]]",
+];
+
+/// The CPU backend's kernels (docs/backend.md, "Compiled kernels"): compiled where a C
+/// compiler is found (`--repeat` says which), the lanes with `--kernels lanes` or without
+/// a compiler, the same value either way; `--kernels compiled` without a compiler is an
+/// error (exit 2), and so is `--kernels` on another backend.
+#[test]
+fn run_kernels_are_compiled_where_a_compiler_is_found_else_the_lanes() {
+    let p = file("kernels", MATMUL);
+    let p = p.to_str().unwrap();
+    let want = format!("value: {}", 67.0f64 / 6.0);
+    let run = |cc: &str, extra: &[&str]| {
+        adora_cc(
+            cc,
+            &[&["run", p, "--repeat", "2"][..], &TWO_INPUTS[..], extra].concat(),
+        )
+    };
+    let o = run("none", &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&want) && stdout(&o).contains("kernels: lanes"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run("none", &["--kernels", "compiled"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("no C compiler"), "{}", stderr(&o));
+    let o = adora(
+        &[
+            &["run", p, "--backend", "interp", "--kernels", "lanes"][..],
+            &TWO_INPUTS[..],
+        ]
+        .concat(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).contains("--kernels"), "{}", stderr(&o));
+    if adora_gpu::cpu::native::compiler().is_none() {
+        println!("skipped: no C compiler (the compiled half)");
+        return;
+    }
+    for extra in [
+        &[][..],
+        &["--kernels", "compiled"][..],
+        &["--grad", "--engine", "linear"][..],
+    ] {
+        let o = adora(&[&["run", p, "--repeat", "2"][..], &TWO_INPUTS[..], extra].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("kernels: compiled by"),
+            "{}",
+            stdout(&o)
+        );
+    }
+    let o = adora(
+        &[
+            &["run", p, "--kernels", "lanes", "--repeat", "2"][..],
+            &TWO_INPUTS[..],
+        ]
+        .concat(),
+    );
+    assert!(
+        stdout(&o).contains(&want) && stdout(&o).contains("kernels: lanes"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// A compiler that answers `--version` but fails on the generated C is Adora's failure
+/// (an internal error, exit 3), never a silent fall back to the lanes.
+#[test]
+fn a_compiler_that_fails_on_the_kernels_is_an_internal_error() {
+    let dir = std::env::temp_dir().join(format!("adora-badcc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cc = dir.join("badcc");
+    std::fs::write(
+        &cc,
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'badcc 1.0'; exit 0; fi\necho 'badcc: no' >&2\nexit 1\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&cc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let p = file("badcc", MATMUL);
+    let o = adora_cc(
+        cc.to_str().unwrap(),
+        &[&["run", p.to_str().unwrap()][..], &TWO_INPUTS[..]].concat(),
+    );
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    assert!(stderr(&o).contains("badcc: no"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn show_stage_c_prints_the_compiled_kernels() {
+    let p = file("stage-c", MATMUL);
+    let o = adora(&["show", p.to_str().unwrap(), "--stage", "c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("#include <math.h>"), "{out}");
+    // One reduction, with its partial folds and its `init`.
+    for f in [
+        "void k1_reduce(",
+        "void k1_reduce_part(",
+        "double k1_reduce_init(",
+    ] {
+        assert!(out.contains(f), "{f}: {out}");
+    }
+}

@@ -7,7 +7,7 @@
 
 use super::corpus::{corpus, Scope};
 use super::shim::flatten;
-use adora_gpu::cpu::native::{compiler, Native};
+use adora_gpu::cpu::native::{compiler, Native, Optimize};
 use adora_gpu::cpu::{run, run_with, Kernels, Machine};
 use adora_gpu::plan::{plan, show, Plan};
 use adora_semantics::value::Value;
@@ -67,7 +67,8 @@ fn run_corpus(scope: Scope) {
     let mut kernels = 0;
     for batch in entries.chunks(64) {
         let plans: Vec<&Plan> = batch.iter().map(|e| &e.plan).collect();
-        let natives = Native::compile_all(&plans, cc).expect("the generated C compiles");
+        let natives =
+            Native::compile_all(&plans, cc, Optimize::Full).expect("the generated C compiles");
         for (e, n) in batch.iter().zip(natives) {
             kernels += e.plan.kernels().len();
             failures.extend(compare(&e.name, &e.plan, n, &e.inputs, false));
@@ -147,6 +148,46 @@ fn maps_scans_scatters_and_folds_per_output_give_the_lanes_bits() {
         "def main(x: R[40], idx: Z[6]) -> (R[40], R[6]) =\n  \
          (build 40 (i => x[i + 3] - x[i - 2] + x[2 * i - 30]), build 6 (k => x[idx[k]]))\n",
         &[x, idx],
+        true,
+    );
+}
+
+#[test]
+fn lanes_of_every_layout_give_the_lanes_bits() {
+    if !have_compiler() {
+        return;
+    }
+    // Signed zeros and ties, so that `min`/`max` tie rules and blends show.
+    let vals = [-0.0, 0.0, 1.5, -1.5, 0.0, -0.0, 2.0, 2.0, -3.0];
+    let x = reals(vec![40], |i| vals[i % 9]);
+    let y = reals(vec![40], |i| vals[(i * 5 + 1) % 9]);
+    // Lanes along the innermost dimension: reversed, strided and shifted indices, tie
+    // rules, comparisons and blends.
+    check(
+        "def main(x: R[40], y: R[40]) -> R[40] =\n  \
+         build 40 (i => min(x[i], y[i]) - max(y[39 - i], x[i]) + x[(2 * i) % 40] * real(i / 3)\n    \
+           + select(x[i] <= y[i] && !(x[i] == 0.0), y[i + 1], x[i - 1]) - x[3 * i - 20])\n",
+        &[x.clone(), y.clone()],
+        true,
+    );
+    // Lanes over the flat space (innermost dimension shorter than the lanes), a fold with
+    // a lane accumulator and a select of large branches on a uniform condition inside.
+    let m = reals(vec![9, 5], |i| vals[i % 9] + i as f64 * 0.125);
+    check(
+        "def main(m: R[9, 5], x: R[40]) -> R[9, 5] =\n  \
+         build [9, 5] ((i, j) => m[i, (j + 1) % 5] * 2.0 - m[8 - i, j]\n    \
+           + sum(build 5 (k => select(k < 3, exp(m[i, k]) * m[i, j] + x[i + k] * x[j + k], tanh(m[i, k]) - x[k]))))\n",
+        &[m.clone(), x],
+        true,
+    );
+    // Reductions per output with lanes over outputs, `min`/`max` folds.
+    check(
+        "def main(m: R[9, 5], y: R[40]) -> (R[40], R[40], R[9], R[40]) =\n  \
+         (build 40 (i => reduce((a, b) => min(a, b), 0.0, build 9 (r => m[r, i % 5] * y[i]))),\n   \
+          build 40 (i => reduce((a, b) => max(a, b), -0.0, build 5 (r => y[(i + r) % 40] - m[r, r]))),\n   \
+          build 9 (i => sum(build 5 (r => m[i, r] * y[i + r]))),\n   \
+          build 40 (i => sum(build 9 (r => y[i - r] * m[r, 2]))))\n",
+        &[m, y],
         true,
     );
 }

@@ -4,7 +4,9 @@
 //!   derivative programs of every registered engine for them (each question in
 //!   `Engine::programs`: `grad` with cotangent 1 when the result is a real scalar, `vjp`
 //!   with a random cotangent, `jvp` with random tangents), the kernel plan run by the CPU
-//!   executor equals the exact evaluator's value converted to `f64`, within
+//!   executor — its lanes, and its compiled kernels when a C compiler is found (all of a
+//!   case's programs in one translation unit; docs/backend.md, "Compiled kernels") —
+//!   equals the exact evaluator's value converted to `f64`, within
 //!   [`TOLERANCE`] (`|a - r| <= 1e-9 · max(1, |r|)`, the harness's f64 rule: the executor
 //!   sums in another order). The backend computes in IEEE doubles like `--numeric f64`;
 //!   where that semantics itself departs from the exact one — the exact run divides by
@@ -21,6 +23,9 @@ use crate::values::to_f64;
 use adora_core::ast::Function;
 use adora_core::diag::ErrorKind;
 use adora_core::types::Type;
+use adora_gpu::cpu::native::{compiler, Native, Optimize};
+use adora_gpu::cpu::Machine;
+use adora_gpu::plan::Plan;
 use adora_rewrites::engine::harness::values_agree;
 use adora_rewrites::engine::{self, Question, Seed};
 use adora_semantics::eval::{eval, EvalOptions};
@@ -37,7 +42,8 @@ pub fn properties() -> Vec<Property> {
         source: "engine invariant (issue 15: the kernel plan runs the program's semantics)",
         fragment: "all",
         description: "the kernel plan of a random program of every fragment, and of every registered \
-                      engine's derivative programs for it, run by the CPU executor, equals the exact \
+                      engine's derivative programs for it, run by the CPU executor (its lanes, and its \
+                      compiled kernels where a C compiler is found), equals the exact \
                       evaluator converted to f64 within 1e-9 relative (the f64 evaluator where f64 \
                       semantics departs from the exact one); the figure is the mean number of programs compared per case",
         figure: Some(Figure {
@@ -59,15 +65,27 @@ pub enum Compared {
     Skipped,
 }
 
-/// Runs `f` on `inputs` through the plan and the CPU executor and compares the result with
-/// the exact evaluator (see the module documentation).
+/// Runs `f` on `inputs` through the plan and the CPU executor's lanes and compares the
+/// result with the exact evaluator (see the module documentation).
 pub fn compare(f: &Function, inputs: &[Value<Rat>], what: &str) -> Result<Compared, String> {
-    let opts = EvalOptions::default();
     let plan = match adora_gpu::plan::plan(f) {
         Ok(p) => p,
         Err(d) if d.kind == ErrorKind::Unsupported => return Ok(Compared::Skipped),
         Err(d) => return Err(format!("{what}: the plan fails: {d}")),
     };
+    compare_plan(f, &plan, None, inputs, what)
+}
+
+/// [`compare`] on `f`'s plan, by the lanes and, when given, by the compiled kernels
+/// `native` of that plan (docs/backend.md, "Compiled kernels").
+pub fn compare_plan(
+    f: &Function,
+    plan: &Plan,
+    native: Option<Native>,
+    inputs: &[Value<Rat>],
+    what: &str,
+) -> Result<Compared, String> {
+    let opts = EvalOptions::default();
     let xs: Vec<Value<f64>> = inputs.iter().map(to_f64).collect();
     let float = match adora_core::with_stack(|| eval(f, &xs, &opts)) {
         Ok((v, _)) => Some(v),
@@ -87,31 +105,51 @@ pub fn compare(f: &Function, inputs: &[Value<Rat>], what: &str) -> Result<Compar
         (None, Some(fl)) => fl,
         (None, None) => return Err(format!("{what}: neither evaluator runs it")),
     };
+    let check = |got: Value<f64>, by: &str| {
+        if values_agree(&got, &expected, TOLERANCE) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{what}: the CPU executor ({by}) gives {}, the evaluator {}\nprogram:\n{}\nplan:\n{}",
+                adora_semantics::io::to_text(&got),
+                adora_semantics::io::to_text(&expected),
+                adora_core::pretty::function(f),
+                adora_gpu::plan::show(plan)
+            ))
+        }
+    };
     let got =
-        adora_gpu::cpu::run(&plan, &xs).map_err(|d| format!("{what}: the executor fails: {d}"))?;
-    if values_agree(&got, &expected, TOLERANCE) {
-        Ok(Compared::Agree)
-    } else {
-        Err(format!(
-            "{what}: the CPU executor gives {}, the evaluator {}\nprogram:\n{}\nplan:\n{}",
-            adora_semantics::io::to_text(&got),
-            adora_semantics::io::to_text(&expected),
-            adora_core::pretty::function(f),
-            adora_gpu::plan::show(&plan)
-        ))
+        adora_gpu::cpu::run(plan, &xs).map_err(|d| format!("{what}: the executor fails: {d}"))?;
+    check(got, "lanes")?;
+    if let Some(n) = native {
+        let mut m = Machine::with_native(plan, n);
+        m.load(&xs)
+            .map_err(|d| format!("{what}: the compiled kernels' inputs: {d}"))?;
+        let got = m
+            .call()
+            .map_err(|d| format!("{what}: the compiled kernels fail: {d}"))?;
+        check(got, "compiled kernels")?;
+    }
+    Ok(Compared::Agree)
+}
+
+/// The compiled kernels of `plans`, one translation unit (none without a C compiler).
+fn compile(plans: &[&Plan]) -> Result<Vec<Option<Native>>, String> {
+    match compiler() {
+        None => Ok(plans.iter().map(|_| None).collect()),
+        Some(cc) => Native::compile_all(plans, cc, Optimize::Quick)
+            .map(|ns| ns.into_iter().map(Some).collect())
+            .map_err(|d| format!("the compiled kernels do not compile: {d}")),
     }
 }
 
-/// The check of one case.
+/// The check of one case: the program and its derivative programs planned, their
+/// kernels compiled in one translation unit (when a C compiler is found), each run by the
+/// lanes and the compiled kernels.
 pub fn cpu_equals_exact(case: &Case) -> Outcome {
     let f = load(case)?;
-    let mut compared = 0usize;
-    let mut count = |r: Compared| {
-        if matches!(r, Compared::Agree) {
-            compared += 1;
-        }
-    };
-    count(compare(&f, &case.inputs, "the program")?);
+    let mut programs: Vec<(Function, Vec<Value<Rat>>, String)> =
+        vec![(f.clone(), case.inputs.clone(), "the program".into())];
     let mut rng = aux_rng(case, 15);
     let one = Value::real(adora_semantics::scalar::Scalar::one());
     let ct = random_value(&f.ret, &mut rng);
@@ -145,7 +183,23 @@ pub fn cpu_equals_exact(case: &Case) -> Outcome {
                 )
             })?;
             let what = format!("the {} program of `{}`", q.name(), e.name());
-            count(compare(&dp.function, &args, &what)?);
+            programs.push((dp.function, args, what));
+        }
+    }
+    let mut planned = Vec::new();
+    for (g, args, what) in &programs {
+        match adora_gpu::plan::plan(g) {
+            Ok(p) => planned.push((g, p, args, what)),
+            Err(d) if d.kind == ErrorKind::Unsupported => {}
+            Err(d) => return Err(format!("{what}: the plan fails: {d}")),
+        }
+    }
+    let plans: Vec<&Plan> = planned.iter().map(|(_, p, _, _)| p).collect();
+    let natives = compile(&plans)?;
+    let mut compared = 0usize;
+    for ((g, p, args, what), n) in planned.iter().zip(natives) {
+        if matches!(compare_plan(g, p, n, args, what)?, Compared::Agree) {
+            compared += 1;
         }
     }
     if compared == 0 {

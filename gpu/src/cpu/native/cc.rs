@@ -16,10 +16,30 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// The compiler's flags (before `-o OUT SOURCE`).
+/// How much the compiler optimises. The C means the same at every level (IEEE
+/// semantics, no contraction, no reassociation): `Quick` only compiles faster, for
+/// checks that compile many small plans (the backend property).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Optimize {
+    /// `-O3 -march=native`: what runs.
+    #[default]
+    Full,
+    /// `-O0`: what the backend property compiles.
+    Quick,
+}
+
+impl Optimize {
+    /// The optimisation flags.
+    pub fn flags(self) -> &'static [&'static str] {
+        match self {
+            Optimize::Full => &["-O3", "-march=native"],
+            Optimize::Quick => &["-O0"],
+        }
+    }
+}
+
+/// The compiler's flags besides the optimisation level (before `-o OUT SOURCE`).
 pub const FLAGS: &[&str] = &[
-    "-O3",
-    "-march=native",
     "-std=c11",
     "-fPIC",
     "-shared",
@@ -103,11 +123,12 @@ fn scratch() -> std::io::Result<PathBuf> {
 }
 
 /// Compiles `source` in `dir` and loads the library.
-fn build(cc: &Compiler, source: &str, dir: &Path) -> Result<Library, String> {
+fn build(cc: &Compiler, source: &str, dir: &Path, opt: Optimize) -> Result<Library, String> {
     let c = dir.join("kernels.c");
     let so = dir.join("kernels.so");
     std::fs::write(&c, source).map_err(|e| format!("writing {}: {e}", c.display()))?;
     let out = Command::new(&cc.path)
+        .args(opt.flags())
         .args(FLAGS)
         .arg("-o")
         .arg(&so)
@@ -127,17 +148,18 @@ fn build(cc: &Compiler, source: &str, dir: &Path) -> Result<Library, String> {
     unsafe { Library::new(&so) }.map_err(|e| format!("loading {}: {e}", so.display()))
 }
 
-/// The library of `source` compiled by `cc`: a kept one of the same source, else a fresh
-/// build. An error says what failed (the compiler's messages included).
-pub fn library(cc: &Compiler, source: &str) -> Result<Arc<Library>, String> {
+/// The library of `source` compiled by `cc` at `opt`: a kept one of the same source, else
+/// a fresh build. An error says what failed (the compiler's messages included).
+pub fn library(cc: &Compiler, source: &str, opt: Optimize) -> Result<Arc<Library>, String> {
     let mut h = fnv(0xcbf2_9ce4_8422_2325, source.as_bytes());
     h = fnv(h, cc.path.as_bytes());
     h = fnv(h, cc.version.as_bytes());
+    h = fnv(h, opt.flags().join(" ").as_bytes());
     if let Some((_, lib)) = kept().lock().expect("lock").iter().find(|(k, _)| *k == h) {
         return Ok(lib.clone());
     }
     let dir = scratch().map_err(|e| format!("a temporary directory: {e}"))?;
-    let lib = build(cc, source, &dir);
+    let lib = build(cc, source, &dir, opt);
     let _ = std::fs::remove_dir_all(&dir);
     let lib = Arc::new(lib?);
     let mut k = kept().lock().expect("lock");

@@ -1,24 +1,29 @@
 //! The C source of a plan's compiled kernels (docs/backend.md, "Compiled kernels"): the
 //! scalar conventions of the CUDA prelude as `static inline` C functions, then per kernel
 //! the functions below, over `B` (the buffer pointers by buffer id) and `C` (the host loop
-//! counters by counter id).
+//! counters by counter id). Bodies are written over [`LANES`] points at once
+//! (`write.rs`), the points left over one at a time.
 //!
-//! | kernel | functions | computes |
-//! |---|---|---|
-//! | `map` | `NAME(B, C, lo, hi)` | output points `lo..hi`, a row of the innermost dimension at a time |
-//! | `reduce` | `NAME(B, C, lo, hi)` | outputs `lo..hi`, each the left fold from `init` over the reduced space in order |
-//! | `reduce` with `+` or `*` | also `NAME_part(B, C, o, lo, hi, res)`, `NAME_init(B, C, o)` | the fold of reduced points `lo..hi` of output `o` in eight interleaved chains from the neutral element, and `init` of `o` |
-//! | `scan` | `NAME(B, C, lo, hi)` | inner elements `lo..hi`, each a sequential fold along the outer dimension |
-//! | `scatter` | `NAME(B, C)` | every source point in order, its value added at its index (dropped outside) |
-//! | batched `matmul` | `NAME_exact(B, C, lo, hi)` | outputs `lo..hi` of the reduction the product replaces |
+//! | kernel | functions | computes | lanes |
+//! |---|---|---|---|
+//! | `map` | `NAME(B, C, lo, hi)` | output points `lo..hi` | consecutive points of the innermost dimension, or of the flat space when it is shorter than [`LANES`] |
+//! | `reduce` | `NAME(B, C, lo, hi)` | outputs `lo..hi`, each the left fold from `init` over the reduced space in order | outputs, as `map` |
+//! | `reduce` with `+` or `*` | also `NAME_part(B, C, o, lo, hi, res)`, `NAME_init(B, C, o)` | the fold of reduced points `lo..hi` of output `o` in [`LANES`] chains from the neutral element, combined pairwise; `init` of `o` | the chains: consecutive points of the innermost reduced dimension (the rest to chain 0) |
+//! | `scan` | `NAME(B, C, lo, hi)` | inner elements `lo..hi`, each a sequential fold along the outer dimension | none |
+//! | `scatter` | `NAME(B, C)` | every source point in order, its value added at its index (dropped outside) | none |
+//! | batched `matmul` | `NAME_exact(B, C, lo, hi)` | outputs `lo..hi` of the reduction the product replaces | as `reduce` |
 //!
-//! Every body is written by [`Writer::integers`]: index variables are `long long`, loads
-//! at indices provably inside their dimensions read without a test.
+//! A kernel of more than [`LANE_NODES`] nodes is written one point at a time (its lane
+//! arrays would crowd the stack).
 
+use super::write::{Writer, LANES, VECTOR_PRELUDE};
 use crate::cuda::codegen::PRELUDE;
-use crate::cuda::expr::Writer;
+use crate::plan::sx::{Sx, VarId};
 use crate::plan::{Kernel, KernelKind, Plan, RedOp};
 use std::collections::BTreeSet;
+
+/// The most nodes of a kernel written over lanes.
+pub const LANE_NODES: usize = 4000;
 
 /// How a compiled kernel is entered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +32,7 @@ pub enum Form {
     Map,
     /// `NAME(B, C, lo, hi)` over outputs; `chunked`: also `NAME_part` and `NAME_init`.
     Reduce {
-        /// Whether the reduction has partial sums (`+`, `*`).
+        /// Whether the reduction has partial folds (`+`, `*`).
         chunked: bool,
     },
     /// `NAME(B, C, lo, hi)` over inner elements.
@@ -60,6 +65,7 @@ pub struct Source {
 /// What the C side needs besides the CUDA prelude: `__device__` functions as `static
 /// inline` ones, and the index test of the lanes (`gpu/src/cpu/lanes.rs`, `index`).
 const HEADER: &str = r#"#include <math.h>
+#include <string.h>
 #define __device__ static
 static inline long long adora_ix(double i, long long n) {
   if (i >= 0.0 && i < (double)n) {
@@ -83,6 +89,16 @@ fn combine(op: RedOp, a: &str, b: &str) -> String {
     }
 }
 
+/// The fold of `op` on lane values.
+fn vcombine(op: RedOp, a: &str, b: &str) -> String {
+    match op {
+        RedOp::Add => format!("({a} + {b})"),
+        RedOp::Mul => format!("({a} * {b})"),
+        RedOp::Min => format!("adora_vmin({a}, {b})"),
+        RedOp::Max => format!("adora_vmax({a}, {b})"),
+    }
+}
+
 /// The neutral element of a partial fold: `-0.0` for `+` (so a sum of `-0.0`s stays
 /// `-0.0`), `1` for `*`.
 fn neutral(op: RedOp) -> &'static str {
@@ -94,26 +110,23 @@ fn neutral(op: RedOp) -> &'static str {
 
 /// A writer for kernel `k`: the buffers sharing its output's memory slot read 0, as the
 /// lanes read them (`gpu/src/cpu/machine.rs` hands them empty slices).
-fn writer(plan: &Plan, k: &Kernel, indent: usize) -> Writer {
+fn writer(plan: &Plan, k: &Kernel) -> Writer {
     let slot = plan.buffers[k.out].slot;
     let zero: BTreeSet<usize> = (0..plan.buffers.len())
         .filter(|&b| plan.buffers[b].slot == slot)
         .collect();
-    Writer::integers(indent, zero)
-}
-
-/// Binds the host loop counters `k` reads.
-fn counters(w: &mut Writer, k: &Kernel) {
+    let mut w = Writer::new(1, zero);
     for (v, c) in &k.counters {
         let name = w.fresh("ctr");
         w.line(&format!("const double {name} = C[{c}];"));
-        w.var(*v, &name);
+        w.uniform(*v, &name);
     }
+    w
 }
 
 /// Binds the variables `vars` of a space `shape` from the flat index `flat` (a C
-/// expression): `long long` values and their doubles.
-fn unflatten(w: &mut Writer, vars: &[u32], shape: &[usize], flat: &str) {
+/// expression), uniform.
+fn unflatten(w: &mut Writer, vars: &[VarId], shape: &[usize], flat: &str) {
     let r = w.fresh("r");
     w.line(&format!("long long {r} = {flat};"));
     for (k, (&v, &n)) in vars.iter().zip(shape).enumerate().rev() {
@@ -125,273 +138,243 @@ fn unflatten(w: &mut Writer, vars: &[u32], shape: &[usize], flat: &str) {
             w.line(&format!("{r} /= {n}LL;"));
         }
         w.line(&format!("const double {x} = (double){i};"));
-        w.int_var(v, &x, &i, n);
+        w.uniform_index(v, &x, &i, n);
     }
 }
 
-/// Opens a loop over the points `lo..hi` (C expressions) of a space of `vars` over
-/// `shape`, a row of the innermost dimension at a time: binds the variables and leaves the
-/// writer inside the innermost loop, whose flat point is `t + (j - j0)`. Returns the
-/// number of braces to close with [`close`] and the C name of the point's flat index.
-fn rows(w: &mut Writer, vars: &[u32], shape: &[usize], lo: &str, hi: &str) -> (usize, String) {
+/// Binds `v` to the uniform integer `int` (values `0..n`) and its double.
+fn uniform_at(w: &mut Writer, v: VarId, int: &str, n: usize) {
+    let x = w.fresh("x");
+    w.line(&format!("const double {x} = (double){int};"));
+    w.uniform_index(v, &x, int, n);
+}
+
+/// How the points of a space are spread over lanes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lanes {
+    /// Consecutive points of the innermost dimension (`jb + u`).
+    Inner,
+    /// Consecutive flat points, every index variable per lane.
+    Flat,
+    /// One point at a time.
+    None,
+}
+
+/// The lanes of a kernel of `nodes` nodes over `shape`.
+fn lanes(shape: &[usize], nodes: usize) -> Lanes {
+    let total: usize = shape.iter().product();
+    match shape.last() {
+        _ if nodes > LANE_NODES => Lanes::None,
+        Some(&n) if n >= LANES => Lanes::Inner,
+        Some(_) if total >= LANES => Lanes::Flat,
+        _ => Lanes::None,
+    }
+}
+
+/// What one point (or block of points) of a space writes, the space's variables bound:
+/// a `map` body stored, or an output's fold. `lane` says whether the points are lanes;
+/// `at` is the C expression of the (first) point's flat index.
+type Point<'a> = dyn FnMut(&mut Writer, bool, &str) + 'a;
+
+/// Loops over the points `lo..hi` of a space of `vars` over `shape`, calling `point` per
+/// block of [`LANES`] points (as `mode` lays them out) and per point left over.
+fn points(w: &mut Writer, vars: &[VarId], shape: &[usize], mode: Lanes, point: &mut Point<'_>) {
     let d = shape.len();
+    if d == 0 {
+        w.open("if (lo < hi)");
+        point(w, false, "0");
+        w.close();
+        return;
+    }
+    w.line("long long t = lo;");
+    if mode == Lanes::Flat {
+        w.open(&format!("for (; t + {LANES} <= hi; t += {LANES})"));
+        let steps: Vec<String> = (0..LANES).map(|u| format!("{u}LL")).collect();
+        let r = w.fresh("r");
+        w.line(&format!(
+            "adora_vi {r} = ADORA_VI(t) + (adora_vi){{{}}};",
+            steps.join(", ")
+        ));
+        let mut ia = vec![String::new(); d];
+        for k in (0..d).rev() {
+            ia[k] = w.fresh("ia");
+            if k == 0 {
+                w.line(&format!("const adora_vi {} = {r};", ia[k]));
+            } else {
+                let n = shape[k];
+                w.line(&format!(
+                    "const adora_vi {} = {r} % ADORA_VI({n}LL);",
+                    ia[k]
+                ));
+                w.line(&format!("{r} = {r} / ADORA_VI({n}LL);"));
+            }
+        }
+        for k in 0..d {
+            w.vector_index(vars[k], &ia[k], shape[k]);
+        }
+        point(w, true, "t");
+        w.close();
+    }
+    w.open("while (t < hi)");
     let inner = shape[d - 1];
-    w.line(&format!("long long t = {lo};"));
-    w.line(&format!("while (t < {hi}) {{"));
-    w.indent += 1;
     w.line(&format!("const long long row = t / {inner}LL;"));
     w.line(&format!("const long long j0 = t - row * {inner}LL;"));
     unflatten(w, &vars[..d - 1], &shape[..d - 1], "row");
     w.line(&format!("long long jn = {inner}LL - j0;"));
-    w.line(&format!("if (jn > {hi} - t) jn = {hi} - t;"));
+    w.line("if (jn > hi - t) jn = hi - t;");
     w.line("const long long base = t - j0;");
-    w.line("for (long long j = j0; j < j0 + jn; ++j) {");
-    w.indent += 1;
-    let x = w.fresh("x");
-    w.line(&format!("const double {x} = (double)j;"));
-    w.int_var(vars[d - 1], &x, "j", inner);
-    (2, "base + j".into())
-}
-
-/// Closes the loops of [`rows`].
-fn close_rows(w: &mut Writer) {
-    w.indent -= 1;
-    w.line("}");
+    w.line("long long jb = j0;");
+    if mode == Lanes::Inner {
+        w.open(&format!("for (; jb + {LANES} <= j0 + jn; jb += {LANES})"));
+        w.affine_index(vars[d - 1], "jb", inner);
+        point(w, true, "base + jb");
+        w.close();
+    }
+    w.open("for (; jb < j0 + jn; ++jb)");
+    uniform_at(w, vars[d - 1], "jb", inner);
+    point(w, false, "base + jb");
+    w.close();
     w.line("t += jn;");
-    w.indent -= 1;
-    w.line("}");
+    w.close();
 }
 
-/// Nested loops over a whole space of `vars` over `shape` (row-major order); returns the
-/// number of loops opened.
-fn nest(w: &mut Writer, vars: &[u32], shape: &[usize]) -> usize {
-    for (&v, &n) in vars.iter().zip(shape) {
-        let (q, x) = (w.fresh("q"), w.fresh("x"));
-        w.line(&format!("for (long long {q} = 0; {q} < {n}LL; ++{q}) {{"));
-        w.indent += 1;
-        w.line(&format!("const double {x} = (double){q};"));
-        w.int_var(v, &x, &q, n);
+/// Stores `r` at the point `at` (a block of [`LANES`] points from `at` when `lane`).
+fn store(w: &mut Writer, lane: bool, at: &str, r: &super::write::V) {
+    if lane {
+        let v = w.fresh("o");
+        let e = w.vector(r);
+        w.line(&format!("const adora_vd {v} = {e};"));
+        w.line(&format!(
+            "__builtin_memcpy(out + ({at}), &{v}, sizeof {v});"
+        ));
+    } else {
+        let e = w.scalar(r);
+        w.line(&format!("out[{at}] = {e};"));
     }
-    vars.len()
-}
-
-/// Closes `n` loops.
-fn close(w: &mut Writer, n: usize) {
-    for _ in 0..n {
-        w.indent -= 1;
-        w.line("}");
-    }
-}
-
-/// The function: its head, the declarations of the buffers its body reads, the body.
-fn function(head: &str, w: Writer) -> String {
-    let mut s = format!("{head} {{\n");
-    if let Some(ints) = &w.ints {
-        for b in &ints.read {
-            s.push_str(&format!("  const double* restrict b{b} = B[{b}];\n"));
-        }
-    }
-    s.push_str(&w.out);
-    s.push_str("}\n");
-    s
 }
 
 /// `map`: output points `lo..hi`.
-fn map(plan: &Plan, k: &Kernel, name: &str, vars: &[u32], body: &crate::plan::Sx) -> String {
+fn map(plan: &Plan, k: &Kernel, name: &str, vars: &[VarId], body: &Sx) -> String {
     let shape = &plan.buffers[k.out].shape;
-    let mut w = writer(plan, k, 1);
+    let mut w = writer(plan, k);
     w.line(&format!("double* restrict out = B[{}];", k.out));
-    counters(&mut w, k);
-    if shape.is_empty() {
-        w.line("if (lo < hi) {");
-        w.indent += 1;
+    let mode = lanes(shape, k.kind.size());
+    points(&mut w, vars, shape, mode, &mut |w, lane, at| {
         let r = w.expr(body);
-        w.line(&format!("out[0] = {r};"));
-        close(&mut w, 1);
-    } else {
-        let (_, at) = rows(&mut w, vars, shape, "lo", "hi");
-        let r = w.expr(body);
-        w.line(&format!("out[{at}] = {r};"));
-        close_rows(&mut w);
-    }
-    function(
-        &format!("void {name}({PARAMS}, long long lo, long long hi)"),
-        w,
-    )
+        store(w, lane, at, &r);
+    });
+    w.finish(&format!(
+        "void {name}({PARAMS}, long long lo, long long hi)"
+    ))
 }
 
 /// The fields of a `reduce` kernel.
 struct Red<'a> {
-    vars: &'a [u32],
-    red_vars: &'a [u32],
+    vars: &'a [VarId],
+    red_vars: &'a [VarId],
     red: &'a [usize],
     op: RedOp,
-    init: &'a crate::plan::Sx,
-    body: &'a crate::plan::Sx,
+    init: &'a Sx,
+    body: &'a Sx,
 }
 
-/// Outputs a block of the per-output reduction computes together.
-pub const BLOCK: usize = 8;
-
-/// The statements of one output's fold into `acc` (declared by the caller), the output's
-/// variables bound.
-fn fold_into(w: &mut Writer, r: &Red<'_>, acc: &str) {
-    let n = nest(w, r.red_vars, r.red);
-    let x = w.expr(r.body);
-    w.line(&format!("{acc} = {};", combine(r.op, acc, &x)));
-    close(w, n);
+/// Nested uniform loops over a whole space of `vars` over `shape`; returns how many were
+/// opened.
+fn nest(w: &mut Writer, vars: &[VarId], shape: &[usize]) -> usize {
+    for (&v, &n) in vars.iter().zip(shape) {
+        let q = w.fresh("q");
+        w.open(&format!("for (long long {q} = 0; {q} < {n}LL; ++{q})"));
+        uniform_at(w, v, &q, n);
+    }
+    vars.len()
 }
 
 /// `reduce`: outputs `lo..hi`, each the left fold from `init` over the reduced space in
-/// order. Along a row of the output's innermost dimension, blocks of [`BLOCK`] outputs
-/// fold together, the block's loop innermost (independent chains the compiler can
-/// vectorise); each output's fold is the same.
+/// order; blocks of [`LANES`] outputs fold together (independent chains, each output's
+/// fold the same).
 fn reduce(plan: &Plan, k: &Kernel, name: &str, r: &Red<'_>) -> String {
     let shape = &plan.buffers[k.out].shape;
-    let mut w = writer(plan, k, 1);
+    let mut w = writer(plan, k);
     w.line(&format!("double* restrict out = B[{}];", k.out));
-    counters(&mut w, k);
-    let head = format!("void {name}({PARAMS}, long long lo, long long hi)");
-    if shape.is_empty() {
-        w.line("if (lo < hi) {");
-        w.indent += 1;
-        let a = w.expr(r.init);
-        w.line(&format!("double acc = {a};"));
-        fold_into(&mut w, r, "acc");
-        w.line("out[0] = acc;");
-        close(&mut w, 1);
-        return function(&head, w);
-    }
-    let d = shape.len();
-    let inner = shape[d - 1];
-    let v = r.vars[d - 1];
-    w.line("long long t = lo;");
-    w.line("while (t < hi) {");
-    w.indent += 1;
-    w.line(&format!("const long long row = t / {inner}LL;"));
-    w.line(&format!("const long long j0 = t - row * {inner}LL;"));
-    unflatten(&mut w, &r.vars[..d - 1], &shape[..d - 1], "row");
-    w.line(&format!("long long jn = {inner}LL - j0;"));
-    w.line("if (jn > hi - t) jn = hi - t;");
-    w.line("const long long base = t - j0;");
-    w.line("long long jb = j0;");
-    w.line(&format!(
-        "for (; jb + {BLOCK} <= j0 + jn; jb += {BLOCK}) {{"
-    ));
-    w.indent += 1;
-    w.line(&format!("double acc[{BLOCK}];"));
-    let lane = |w: &mut Writer| {
-        w.line(&format!("for (int u = 0; u < {BLOCK}; ++u) {{"));
-        w.indent += 1;
-        w.line("const long long j = jb + u;");
-        let x = w.fresh("x");
-        w.line(&format!("const double {x} = (double)j;"));
-        w.int_var(v, &x, "j", inner);
-    };
-    lane(&mut w);
-    let a = w.expr(r.init);
-    w.line(&format!("acc[u] = {a};"));
-    close(&mut w, 1);
-    let n = nest(&mut w, r.red_vars, r.red);
-    lane(&mut w);
-    let x = w.expr(r.body);
-    w.line(&format!("acc[u] = {};", combine(r.op, "acc[u]", &x)));
-    close(&mut w, n + 1);
-    w.line(&format!(
-        "for (int u = 0; u < {BLOCK}; ++u) out[base + jb + u] = acc[u];"
-    ));
-    close(&mut w, 1);
-    w.line("for (; jb < j0 + jn; ++jb) {");
-    w.indent += 1;
-    w.line("const long long j = jb;");
-    let x = w.fresh("x");
-    w.line(&format!("const double {x} = (double)j;"));
-    w.int_var(v, &x, "j", inner);
-    let a = w.expr(r.init);
-    w.line(&format!("double acc1 = {a};"));
-    fold_into(&mut w, r, "acc1");
-    w.line("out[base + jb] = acc1;");
-    close(&mut w, 1);
-    w.line("t += jn;");
-    close(&mut w, 1);
-    function(&head, w)
+    let mode = lanes(shape, k.kind.size());
+    points(&mut w, r.vars, shape, mode, &mut |w, lane, at| {
+        let i = w.expr(r.init);
+        let (ty, i) = if lane {
+            ("adora_vd", w.vector(&i))
+        } else {
+            ("double", w.scalar(&i))
+        };
+        let acc = w.fresh("acc");
+        w.line(&format!("{ty} {acc} = {i};"));
+        let n = nest(w, r.red_vars, r.red);
+        let x = w.expr(r.body);
+        let x = if lane { w.vector(&x) } else { w.scalar(&x) };
+        let f = if lane { vcombine } else { combine };
+        w.line(&format!("{acc} = {};", f(r.op, &acc, &x)));
+        for _ in 0..n {
+            w.close();
+        }
+        let acc = if lane {
+            super::write::V::L(acc)
+        } else {
+            super::write::V::U(acc)
+        };
+        store(w, lane, at, &acc);
+    });
+    w.finish(&format!(
+        "void {name}({PARAMS}, long long lo, long long hi)"
+    ))
 }
 
 /// `reduce` with `+` or `*`: the partial fold of reduced points `lo..hi` of output `o`
-/// in eight chains (point `j` of a row run goes to chain `(j - j0) % 8` while eight
-/// remain, the rest to chain 0), combined pairwise.
+/// in [`LANES`] chains (point `j` of a row of the innermost reduced dimension goes to
+/// chain `(j - j0) % LANES` while a whole block remains, the rest to chain 0), combined
+/// pairwise; and `init` at output `o`.
 fn reduce_part(plan: &Plan, k: &Kernel, name: &str, r: &Red<'_>) -> String {
     let shape = &plan.buffers[k.out].shape;
-    let mut w = writer(plan, k, 1);
-    counters(&mut w, k);
+    let mut w = writer(plan, k);
     unflatten(&mut w, r.vars, shape, "o");
     let z = neutral(r.op);
-    w.line(&format!(
-        "double a[8] = {{{z}, {z}, {z}, {z}, {z}, {z}, {z}, {z}}};"
-    ));
-    if r.red.is_empty() {
-        w.line("if (lo < hi) {");
-        w.indent += 1;
+    let a = w.fresh("a");
+    w.line(&format!("adora_vd {a} = ADORA_VD({z});"));
+    let mode = match lanes(r.red, k.kind.size()) {
+        Lanes::Inner => Lanes::Inner,
+        _ => Lanes::None,
+    };
+    points(&mut w, r.red_vars, r.red, mode, &mut |w, lane, _| {
         let x = w.expr(r.body);
-        w.line(&format!("a[0] = {};", combine(r.op, "a[0]", &x)));
-        close(&mut w, 1);
-    } else {
-        let d = r.red.len();
-        let inner = r.red[d - 1];
-        w.line("long long t = lo;");
-        w.line("while (t < hi) {");
-        w.indent += 1;
-        w.line(&format!("const long long row = t / {inner}LL;"));
-        w.line(&format!("const long long j0 = t - row * {inner}LL;"));
-        unflatten(&mut w, &r.red_vars[..d - 1], &r.red[..d - 1], "row");
-        w.line(&format!("long long jn = {inner}LL - j0;"));
-        w.line("if (jn > hi - t) jn = hi - t;");
-        w.line("const long long je = j0 + jn;");
-        w.line("long long jb = j0;");
-        w.line("for (; jb + 8 <= je; jb += 8) {");
-        w.indent += 1;
-        w.line("for (int u = 0; u < 8; ++u) {");
-        w.indent += 1;
-        w.line("const long long j = jb + u;");
-        let x = w.fresh("x");
-        w.line(&format!("const double {x} = (double)j;"));
-        w.int_var(r.red_vars[d - 1], &x, "j", inner);
-        let v = w.expr(r.body);
-        w.line(&format!("a[u] = {};", combine(r.op, "a[u]", &v)));
-        close(&mut w, 2);
-        w.line("for (long long j = jb; j < je; ++j) {");
-        w.indent += 1;
-        let x = w.fresh("x");
-        w.line(&format!("const double {x} = (double)j;"));
-        w.int_var(r.red_vars[d - 1], &x, "j", inner);
-        let v = w.expr(r.body);
-        w.line(&format!("a[0] = {};", combine(r.op, "a[0]", &v)));
-        close(&mut w, 1);
-        w.line("t += jn;");
-        close(&mut w, 1);
+        if lane {
+            let x = w.vector(&x);
+            w.line(&format!("{a} = {};", vcombine(r.op, &a, &x)));
+        } else {
+            let x = w.scalar(&x);
+            w.line(&format!(
+                "{a}[0] = {};",
+                combine(r.op, &format!("{a}[0]"), &x)
+            ));
+        }
+    });
+    let mut level: Vec<String> = (0..LANES).map(|u| format!("{a}[{u}]")).collect();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| combine(r.op, &p[0], &p[1]))
+            .collect();
     }
-    let pair = |i: usize, j: usize| combine(r.op, &format!("a[{i}]"), &format!("a[{j}]"));
-    let (l, rr) = (
-        combine(r.op, &pair(0, 1), &pair(2, 3)),
-        combine(r.op, &pair(4, 5), &pair(6, 7)),
-    );
-    w.line(&format!("*res = {};", combine(r.op, &l, &rr)));
-    let part = function(
-        &format!(
-            "void {name}_part({PARAMS}, long long o, long long lo, long long hi, double* restrict res)"
-        ),
-        w,
-    );
-    let mut w = writer(plan, k, 1);
-    counters(&mut w, k);
+    w.line(&format!("*res = {};", level[0]));
+    let part = w.finish(&format!(
+        "void {name}_part({PARAMS}, long long o, long long lo, long long hi, double* restrict res)"
+    ));
+    let mut w = writer(plan, k);
     unflatten(&mut w, r.vars, shape, "o");
-    let a = w.expr(r.init);
-    w.line(&format!("return {a};"));
-    let init = function(&format!("double {name}_init({PARAMS}, long long o)"), w);
+    let i = w.expr(r.init);
+    let i = w.scalar(&i);
+    w.line(&format!("return {i};"));
+    let init = w.finish(&format!("double {name}_init({PARAMS}, long long o)"));
     format!("{part}\n{init}")
 }
 
-/// `scan`: inner elements `lo..hi`.
+/// `scan`: inner elements `lo..hi`, one at a time.
 fn scan(plan: &Plan, k: &Kernel, name: &str, kind: &KernelKind) -> String {
     let KernelKind::Scan {
         vars,
@@ -407,30 +390,28 @@ fn scan(plan: &Plan, k: &Kernel, name: &str, kind: &KernelKind) -> String {
     let m = shape.first().copied().unwrap_or(0);
     let rest = &shape[1..];
     let r: usize = rest.iter().product();
-    let mut w = writer(plan, k, 1);
+    let mut w = writer(plan, k);
     w.line(&format!("double* restrict out = B[{}];", k.out));
-    counters(&mut w, k);
-    w.line("for (long long t = lo; t < hi; ++t) {");
-    w.indent += 1;
+    w.open("for (long long t = lo; t < hi; ++t)");
     unflatten(&mut w, vars, rest, "t");
     let i = w.expr(init);
+    let i = w.scalar(&i);
     w.line(&format!("double a = {i};"));
-    w.line(&format!("for (long long s = 0; s < {m}LL; ++s) {{"));
-    w.indent += 1;
-    w.line("const double sd = (double)s;");
-    w.int_var(*kv, "sd", "s", m);
-    w.var(*acc, "a");
+    w.open(&format!("for (long long s = 0; s < {m}LL; ++s)"));
+    uniform_at(&mut w, *kv, "s", m);
+    w.uniform(*acc, "a");
     let s = w.expr(step);
+    let s = w.scalar(&s);
     w.line(&format!("a = {s};"));
     w.line(&format!("out[s * {r}LL + t] = a;"));
-    close(&mut w, 2);
-    function(
-        &format!("void {name}({PARAMS}, long long lo, long long hi)"),
-        w,
-    )
+    w.close();
+    w.close();
+    w.finish(&format!(
+        "void {name}({PARAMS}, long long lo, long long hi)"
+    ))
 }
 
-/// `scatter`: every source point in order.
+/// `scatter`: every source point in order, one at a time.
 fn scatter(plan: &Plan, k: &Kernel, name: &str, kind: &KernelKind) -> String {
     let KernelKind::Scatter {
         vars,
@@ -442,35 +423,36 @@ fn scatter(plan: &Plan, k: &Kernel, name: &str, kind: &KernelKind) -> String {
         unreachable!("a scatter")
     };
     let shape = &plan.buffers[k.out].shape;
-    let mut w = writer(plan, k, 1);
+    let mut w = writer(plan, k);
     w.line(&format!("double* restrict out = B[{}];", k.out));
-    counters(&mut w, k);
     let n = nest(&mut w, vars, src);
-    let mut us = Vec::new();
-    for (i, &d) in index.iter().zip(shape) {
-        let x = w.int_index(i, d);
-        let u = w.fresh("u");
-        w.line(&format!("const long long {u} = {x};"));
-        us.push((u, d));
-    }
-    let v = w.expr(value);
     let mut flat = String::from("0LL");
-    for (t, (u, d)) in us.iter().enumerate() {
+    let mut tests = Vec::new();
+    for (t, (i, &d)) in index.iter().zip(shape).enumerate() {
+        let (c, test) = w.index(i, d);
+        let u = w.fresh("u");
+        w.line(&format!("const long long {u} = {c};"));
+        if test {
+            tests.push(format!("({u} >= 0 && {u} < {d}LL)"));
+        }
         flat = if t == 0 {
-            u.clone()
+            u
         } else {
             format!("({flat}) * {d}LL + {u}")
         };
     }
-    let cond: Vec<String> = us.iter().map(|(u, _)| format!("{u} >= 0")).collect();
-    let cond = if cond.is_empty() {
+    let v = w.expr(value);
+    let v = w.scalar(&v);
+    let cond = if tests.is_empty() {
         "1".to_string()
     } else {
-        cond.join(" && ")
+        tests.join(" && ")
     };
     w.line(&format!("if ({cond}) out[{flat}] += {v};"));
-    close(&mut w, n);
-    function(&format!("void {name}({PARAMS})"), w)
+    for _ in 0..n {
+        w.close();
+    }
+    w.finish(&format!("void {name}({PARAMS})"))
 }
 
 /// The reduction fields of `kind`, when it is a `reduce`.
@@ -539,7 +521,7 @@ pub fn source(plan: &Plan, prefix: &str) -> Source {
 pub fn module(plan: &Plan) -> Source {
     let s = source(plan, "");
     Source {
-        text: format!("{HEADER}{PRELUDE}{}", s.text),
+        text: format!("{HEADER}{PRELUDE}{VECTOR_PRELUDE}{}", s.text),
         kernels: s.kernels,
     }
 }
@@ -547,7 +529,7 @@ pub fn module(plan: &Plan) -> Source {
 /// One translation unit for several plans (the `i`-th plan's symbols prefixed `pI_`), and
 /// each plan's kernels.
 pub fn modules(plans: &[&Plan]) -> (String, Vec<Vec<Compiled>>) {
-    let mut text = format!("{HEADER}{PRELUDE}");
+    let mut text = format!("{HEADER}{PRELUDE}{VECTOR_PRELUDE}");
     let mut kernels = Vec::new();
     for (i, p) in plans.iter().enumerate() {
         let s = source(p, &format!("p{i}_"));

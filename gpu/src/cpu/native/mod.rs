@@ -20,10 +20,12 @@
 mod cc;
 mod emit;
 mod run;
+mod write;
 
-pub use cc::{compiler, Compiler, FLAGS};
+pub use cc::{compiler, Compiler, Optimize, FLAGS};
 pub use emit::{module, modules, Compiled, Form, Source};
 pub use run::{work, Launch, PART};
+pub use write::LANES;
 
 use crate::plan::Plan;
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
@@ -95,15 +97,15 @@ impl Native {
     /// the generated source or the library does not load.
     pub fn compile(plan: &Plan, cc: &Compiler) -> Result<Native> {
         let src = module(plan);
-        let lib = cc::library(cc, &src.text).map_err(internal)?;
+        let lib = cc::library(cc, &src.text, Optimize::Full).map_err(internal)?;
         Native::entries(lib, &src.kernels, src.text)
     }
 
     /// Compiles the kernels of several plans as one translation unit (one run of the
-    /// compiler), one [`Native`] per plan sharing the library.
-    pub fn compile_all(plans: &[&Plan], cc: &Compiler) -> Result<Vec<Native>> {
+    /// compiler, optimising as `opt` says), one [`Native`] per plan sharing the library.
+    pub fn compile_all(plans: &[&Plan], cc: &Compiler, opt: Optimize) -> Result<Vec<Native>> {
         let (text, kernels) = modules(plans);
-        let lib = cc::library(cc, &text).map_err(internal)?;
+        let lib = cc::library(cc, &text, opt).map_err(internal)?;
         kernels
             .iter()
             .map(|ks| Native::entries(lib.clone(), ks, String::new()))
