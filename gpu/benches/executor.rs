@@ -6,8 +6,9 @@
 //! five the plan accepts: `soac`'s GMM gradient exceeds the kernel size limit,
 //! docs/backend.md "What the plan refuses"). Inputs are generated from a fixed seed.
 //! Only the executor's steps are timed (`Machine::execute`, the result left in its
-//! buffers): one prepared `Machine` per case, its plan, slots and inputs made once
-//! (docs/backend.md, "Timing").
+//! buffers): one prepared `Machine` per case and kernels — `lanes`, and `compiled` where a
+//! C compiler is found — its plan, slots, inputs and compiled kernels made once
+//! (docs/backend.md, "Timing", "Compiled kernels").
 
 use adora_core::ast::Function;
 use adora_core::types::Type;
@@ -94,10 +95,24 @@ fn cases() -> Vec<(String, Plan, Vec<Value<f64>>)> {
 fn executor(c: &mut Criterion) {
     let mut g = c.benchmark_group("executor");
     g.sample_size(10);
+    let cc = adora_gpu::cpu::native::compiler();
+    if cc.is_none() {
+        println!("skipped: no C compiler (the compiled kernels' benchmarks)");
+    }
     for (label, p, args) in cases() {
         let mut m = adora_gpu::cpu::Machine::new(&p);
         m.load(&args).expect("loads");
-        g.bench_function(label, |b| b.iter(|| m.execute().expect("runs")));
+        g.bench_function(format!("{label}/lanes"), |b| {
+            b.iter(|| m.execute().expect("runs"))
+        });
+        if let Some(cc) = cc {
+            let n = adora_gpu::cpu::native::Native::compile(&p, cc).expect("compiles");
+            let mut m = adora_gpu::cpu::Machine::with_native(&p, n);
+            m.load(&args).expect("loads");
+            g.bench_function(format!("{label}/compiled"), |b| {
+                b.iter(|| m.execute().expect("runs"))
+            });
+        }
     }
     g.finish();
 }

@@ -10,7 +10,8 @@ Not part of `cargo test`. Run it with the project's virtual environment (JAX ins
 
 For each program it generates the inputs from a fixed seed, writes them as JSON (every
 double printed so that it reads back exactly), runs `adora run --repeat` with the CPU
-executor and with `--backend interp`, runs a hand-written JAX version of the same function
+executor's compiled kernels (`--kernels compiled`: a C compiler is needed), with its lanes
+(`--kernels lanes`) and with `--backend interp`, runs a hand-written JAX version of the same function
 (the module `adora export --to jax` writes evaluates `build`s and `reduce`s as Python
 loops over the extents, which `jit` would unroll into millions of operations), checks that
 Adora's and JAX's values and gradients agree (f64, |a - j| <= 1e-9 max(1, |j|), the rule
@@ -109,9 +110,11 @@ TIME = re.compile(r"time per call \((\d+) calls, (\w+) backend\): min ([0-9.]+) 
 TRAFFIC = re.compile(r"traffic: (\d+) bytes per call, median call ([0-9.]+) GB/s = ([0-9.]+) of the copy bandwidth ([0-9.]+) GB/s")
 
 
-def adora_run(adora, program, inputs_file, backend, grad, repeat):
+def adora_run(adora, program, inputs_file, backend, grad, repeat, kernels=None):
     cmd = [adora, "run", program, "--inputs", inputs_file, "--backend", backend,
            "--format", "json", "--repeat", str(repeat)]
+    if kernels:
+        cmd += ["--kernels", kernels]
     if grad:
         cmd += ["--grad", "--engine", ENGINE]
     if backend == "interp":
@@ -187,9 +190,10 @@ def main():
     names = a.only or ["dot", "conv", "matmul", "mlp", "gmm"]
     print(f"jax {jax.__version__}, devices {jax.devices()}, engine {ENGINE}, "
           f"{a.repeat} calls (interpreter {a.interp_repeat})", flush=True)
-    head = ("| program | question | Adora CPU min / median ms | interp median ms | "
-            "JAX jit min / median ms | Adora/JAX (median) | traffic bytes | achieved/limit |")
-    rows = [head, "|" + "---|" * 8]
+    head = ("| program | question | Adora CPU min / median ms | lanes median ms | "
+            "interp median ms | JAX jit min / median ms | Adora/JAX (median) | traffic bytes | "
+            "achieved/limit |")
+    rows = [head, "|" + "---|" * 9]
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             rng = random.Random(f"{a.seed}/{name}")
@@ -203,7 +207,9 @@ def main():
             f = fns[name]
             for grad in (False, True):
                 question = f"grad ({ENGINE})" if grad else "primal"
-                cpu = adora_run(a.adora, program, inputs_file, "cpu", grad, a.repeat)
+                cpu = adora_run(a.adora, program, inputs_file, "cpu", grad, a.repeat,
+                                "compiled")
+                lanes = adora_run(a.adora, program, inputs_file, "cpu", grad, a.repeat, "lanes")
                 interp = adora_run(a.adora, program, inputs_file, "interp", grad,
                                    a.interp_repeat)
                 if grad:
@@ -214,14 +220,17 @@ def main():
                     for (p, _), g in zip(params, grads):
                         worst = max(worst, agree(ours[p], g.tolist(), f"{name} grad {p}"))
                     agree(interp["answer"]["value"], float(val), f"{name} interp value")
+                    for (p, _), g in zip(params, grads):
+                        agree(lanes["answer"]["gradient"][p], g.tolist(), f"{name} lanes grad {p}")
                 else:
                     jf = jax.jit(f)
                     val = jf(*args)
                     worst = agree(cpu["answer"]["value"], float(val), f"{name} value")
                     agree(interp["answer"]["value"], float(val), f"{name} interp value")
+                    agree(lanes["answer"]["value"], float(val), f"{name} lanes value")
                 jmin, jmed = time_jax(jf, args, a.repeat)
                 row = (f"| {name} | {question} | {cpu['min']:.3f} / {cpu['median']:.3f} | "
-                       f"{interp['median']:.3f} | {jmin:.3f} / {jmed:.3f} | "
+                       f"{lanes['median']:.3f} | {interp['median']:.3f} | {jmin:.3f} / {jmed:.3f} | "
                        f"{cpu['median'] / jmed:.2f} | {cpu['bytes']} | "
                        f"{cpu['achieved']:.3f} (of {cpu['limit_gbs']:.2f} GB/s) |")
                 rows.append(row)

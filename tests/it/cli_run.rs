@@ -327,28 +327,53 @@ fn run_kernels_are_compiled_where_a_compiler_is_found_else_the_lanes() {
     );
 }
 
-/// A compiler that answers `--version` but fails on the generated C is Adora's failure
-/// (an internal error, exit 3), never a silent fall back to the lanes.
-#[test]
-fn a_compiler_that_fails_on_the_kernels_is_an_internal_error() {
-    let dir = std::env::temp_dir().join(format!("adora-badcc-{}", std::process::id()));
+/// A fake C compiler in a fresh directory: answers `--version`, exits 0 on the probe
+/// (`-fsyntax-only`) when `probe_ok`, fails on everything else.
+fn fake_cc(test: &str, probe_ok: bool) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("adora-cc-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let cc = dir.join("badcc");
+    let probe = if probe_ok { 0 } else { 1 };
     std::fs::write(
         &cc,
-        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'badcc 1.0'; exit 0; fi\necho 'badcc: no' >&2\nexit 1\n",
+        format!(
+            "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo 'badcc 1.0'; exit 0; }}\n\
+             for a in \"$@\"; do [ \"$a\" = -fsyntax-only ] && exit {probe}; done\n\
+             echo 'badcc: no' >&2\nexit 1\n"
+        ),
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&cc, std::fs::Permissions::from_mode(0o755)).unwrap();
+    cc
+}
+
+/// A compiler that accepts the kernels' C when probed but fails on the generated kernels
+/// is Adora's failure (an internal error, exit 3), never a silent fall back to the lanes;
+/// a compiler that rejects the probe (no GNU C vector extensions) counts as none.
+#[test]
+fn a_compiler_that_fails_on_the_kernels_is_an_internal_error() {
     let p = file("badcc", MATMUL);
+    let p = p.to_str().unwrap();
+    let cc = fake_cc("fails", true);
     let o = adora_cc(
         cc.to_str().unwrap(),
-        &[&["run", p.to_str().unwrap()][..], &TWO_INPUTS[..]].concat(),
+        &[&["run", p][..], &TWO_INPUTS[..]].concat(),
     );
     assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
     assert!(stderr(&o).contains("badcc: no"), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(&dir);
+    let cc = fake_cc("no-vectors", false);
+    let o = adora_cc(
+        cc.to_str().unwrap(),
+        &[&["run", p, "--repeat", "1"][..], &TWO_INPUTS[..]].concat(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("kernels: lanes"), "{}", stdout(&o));
+    let o = adora_cc(
+        cc.to_str().unwrap(),
+        &[&["run", p, "--kernels", "compiled"][..], &TWO_INPUTS[..]].concat(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
 }
 
 #[test]

@@ -10,7 +10,7 @@
 use super::kernels::Ctx;
 use super::native::{Kernels, Launch, Native};
 use super::values;
-use crate::plan::{Kernel, KernelKind, Plan, Step};
+use crate::plan::{Kernel, Plan, Step};
 use adora_core::diag::{Diagnostic, ErrorKind, Result, Span};
 use adora_semantics::value::Value;
 
@@ -204,30 +204,8 @@ impl<'p> Machine<'p> {
         let start = self.profile.is_some().then(std::time::Instant::now);
         match &self.native {
             Some(native) if native.entries.contains_key(&k.name) => {
-                let mut launch = self.launch(k, out_buf.slot);
-                let run = |out: &mut [f64], at: Option<&[usize]>, launch: &mut Launch| {
-                    launch.b[k.out] = out.as_mut_ptr();
-                    native.exact(&k.name, &k.kind, launch, out.len(), at)
-                };
-                if let KernelKind::Batched { .. } = &k.kind {
-                    let launch = std::cell::RefCell::new(launch);
-                    super::matmul::batched_kernel(
-                        &k.kind,
-                        &bufs,
-                        &mut out[..len],
-                        &mut |out| {
-                            run(out, None, &mut launch.borrow_mut());
-                        },
-                        &mut |out| {
-                            let at: Vec<usize> =
-                                (0..out.len()).filter(|&o| out[o] == 0.0).collect();
-                            run(out, Some(&at), &mut launch.borrow_mut());
-                        },
-                    );
-                } else {
-                    launch.b[k.out] = out.as_mut_ptr();
-                    native.run(&k.name, &k.kind, &out_buf.shape, &launch);
-                }
+                let launch = self.launch(k, out_buf.slot);
+                native.kernel(k, &out_buf.shape, &bufs, &mut out[..len], launch);
             }
             _ => ctx.kernel(&k.kind, &out_buf.shape, &mut out[..len]),
         }

@@ -180,6 +180,18 @@ fn lanes_of_every_layout_give_the_lanes_bits() {
         &[m.clone(), x],
         true,
     );
+    // Flat lanes over a space whose every load reads a suffix of its variables:
+    // consecutive elements, a block wrapping around a broadcast buffer's end read lane by
+    // lane.
+    let a = reals(vec![4, 3, 12], |i| vals[i % 9] - i as f64 * 0.01);
+    let c = reals(vec![3, 12], |i| vals[(i + 4) % 9] + 0.5);
+    let e = reals(vec![12], |i| i as f64 - 6.0);
+    check(
+        "def main(a: R[4, 3, 12], c: R[3, 12], e: R[12]) -> R[4, 3, 12] =\n  \
+         build [4, 3, 12] ((i, j, k) => a[i, j, k] * c[j, k] - e[k])\n",
+        &[a, c, e],
+        true,
+    );
     // Reductions per output with lanes over outputs, `min`/`max` folds.
     check(
         "def main(m: R[9, 5], y: R[40]) -> (R[40], R[40], R[9], R[40]) =\n  \

@@ -60,21 +60,33 @@ pub struct Compiler {
     pub version: String,
 }
 
-/// Runs `cmd --version`: the compiler, when it answers.
+/// Runs `cmd --version`, then `cmd` on [`super::emit::probe`] (without code generation):
+/// the compiler, when it answers and accepts the kernels' C (GNU C vector extensions).
 fn probe(cmd: &str) -> Option<Compiler> {
     let out = Command::new(cmd).arg("--version").output().ok()?;
     if !out.status.success() {
         return None;
     }
     let text = String::from_utf8_lossy(&out.stdout);
-    Some(Compiler {
+    let cc = Compiler {
         path: cmd.to_string(),
         version: text.lines().next().unwrap_or("").trim().to_string(),
-    })
+    };
+    let dir = scratch().ok()?;
+    let c = dir.join("probe.c");
+    let ok = std::fs::write(&c, super::emit::probe()).is_ok()
+        && Command::new(cmd)
+            .args(["-fsyntax-only", "-std=c11", "-w"])
+            .arg(&c)
+            .output()
+            .is_ok_and(|o| o.status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+    ok.then_some(cc)
 }
 
 /// The C compiler of this process: `ADORA_CC` when set (empty or `none`: no compiler),
-/// else the first of `cc`, `gcc`, `clang` that answers `--version`.
+/// else the first of `cc`, `gcc`, `clang` that answers `--version` and accepts the
+/// kernels' C.
 pub fn compiler() -> Option<&'static Compiler> {
     static CC: OnceLock<Option<Compiler>> = OnceLock::new();
     CC.get_or_init(|| match std::env::var("ADORA_CC") {

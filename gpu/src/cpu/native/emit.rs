@@ -160,12 +160,40 @@ enum Lanes {
     None,
 }
 
-/// The lanes of a kernel of `nodes` nodes over `shape`.
-fn lanes(shape: &[usize], nodes: usize) -> Lanes {
+/// Whether every load of `exprs` that reads an index variable of `vars` reads a buffer of
+/// a suffix of `shape` at the same suffix of `vars`, in order (consecutive elements for
+/// consecutive flat points, `Writer::flat_lanes`).
+fn suffix_loads(vars: &[VarId], shape: &[usize], exprs: &[&Sx]) -> bool {
+    let mut ok = true;
+    for e in exprs {
+        e.visit(&mut |x| {
+            if let Sx::Load(_, bshape, ix) = x {
+                let reads = ix.iter().any(|i| vars.iter().any(|v| i.mentions(*v)));
+                let d = ix.len();
+                let suffix = d <= vars.len()
+                    && shape[shape.len() - d..] == bshape[..]
+                    && ix
+                        .iter()
+                        .zip(&vars[vars.len() - d..])
+                        .all(|(i, v)| *i == Sx::Var(*v));
+                ok &= !reads || suffix;
+            }
+        });
+    }
+    ok
+}
+
+/// The lanes of kernel `k` over the space of `vars` over `shape`: consecutive points of
+/// the innermost dimension when it is a multiple of [`LANES`] or at least four times
+/// it; consecutive flat points when it is shorter, or when every load reads a suffix of
+/// the variables (so every load is consecutive); none for a large kernel or space.
+fn lanes(k: &Kernel, vars: &[VarId], shape: &[usize]) -> Lanes {
     let total: usize = shape.iter().product();
+    let flat = || suffix_loads(vars, shape, &k.kind.exprs());
     match shape.last() {
-        _ if nodes > LANE_NODES => Lanes::None,
-        Some(&n) if n >= LANES => Lanes::Inner,
+        _ if k.kind.size() > LANE_NODES => Lanes::None,
+        Some(&n) if n >= LANES && (n % LANES == 0 || n >= 4 * LANES) => Lanes::Inner,
+        Some(&n) if n >= LANES && !flat() => Lanes::Inner,
         Some(_) if total >= LANES => Lanes::Flat,
         _ => Lanes::None,
     }
@@ -212,7 +240,9 @@ fn points(w: &mut Writer, vars: &[VarId], shape: &[usize], mode: Lanes, point: &
         for k in 0..d {
             w.vector_index(vars[k], &ia[k], shape[k]);
         }
+        w.flat_lanes(Some((vars, shape, "t")));
         point(w, true, "t");
+        w.flat_lanes(None);
         w.close();
     }
     w.open("while (t < hi)");
@@ -258,7 +288,7 @@ fn map(plan: &Plan, k: &Kernel, name: &str, vars: &[VarId], body: &Sx) -> String
     let shape = &plan.buffers[k.out].shape;
     let mut w = writer(plan, k);
     w.line(&format!("double* restrict out = B[{}];", k.out));
-    let mode = lanes(shape, k.kind.size());
+    let mode = lanes(k, vars, shape);
     points(&mut w, vars, shape, mode, &mut |w, lane, at| {
         let r = w.expr(body);
         store(w, lane, at, &r);
@@ -296,7 +326,7 @@ fn reduce(plan: &Plan, k: &Kernel, name: &str, r: &Red<'_>) -> String {
     let shape = &plan.buffers[k.out].shape;
     let mut w = writer(plan, k);
     w.line(&format!("double* restrict out = B[{}];", k.out));
-    let mode = lanes(shape, k.kind.size());
+    let mode = lanes(k, r.vars, shape);
     points(&mut w, r.vars, shape, mode, &mut |w, lane, at| {
         let i = w.expr(r.init);
         let (ty, i) = if lane {
@@ -337,7 +367,7 @@ fn reduce_part(plan: &Plan, k: &Kernel, name: &str, r: &Red<'_>) -> String {
     let z = neutral(r.op);
     let a = w.fresh("a");
     w.line(&format!("adora_vd {a} = ADORA_VD({z});"));
-    let mode = match lanes(r.red, k.kind.size()) {
+    let mode = match lanes(k, r.red_vars, r.red) {
         Lanes::Inner => Lanes::Inner,
         _ => Lanes::None,
     };
@@ -514,6 +544,14 @@ pub fn source(plan: &Plan, prefix: &str) -> Source {
         });
     }
     Source { text, kernels }
+}
+
+/// A translation unit of the header and helpers only, with one function of lane values:
+/// what a C compiler must accept to compile kernels (GNU C vector extensions).
+pub fn probe() -> String {
+    format!(
+        "{HEADER}{PRELUDE}{VECTOR_PRELUDE}adora_vd adora_probe(adora_vd x) {{ return adora_vsel(x < ADORA_VD(0.0), adora_vexp(x), x); }}\n"
+    )
 }
 
 /// The whole translation unit of one plan: the header, the scalar conventions, every

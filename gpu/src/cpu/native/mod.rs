@@ -157,8 +157,9 @@ impl Native {
                 ErrorKind::Unsupported,
                 Span::DUMMY,
                 "no C compiler for the compiled kernels: none of `cc`, `gcc`, `clang` answers \
-                 `--version` (or `ADORA_CC` names none); `--kernels lanes` runs without one \
-                 (docs/backend.md, \"Compiled kernels\")",
+                 `--version` and accepts GNU C vector extensions (or `ADORA_CC` names none or \
+                 another); `--kernels lanes` runs without one (docs/backend.md, \"Compiled \
+                 kernels\")",
             )),
             (_, Some(cc)) => Native::compile(plan, cc).map(Some),
         }

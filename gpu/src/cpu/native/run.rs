@@ -16,7 +16,7 @@
 
 use super::{Entry, Native};
 use crate::plan::sx::Sx;
-use crate::plan::{KernelKind, RedOp};
+use crate::plan::{Kernel, KernelKind, RedOp};
 use rayon::prelude::*;
 
 /// Reduced points per partial fold.
@@ -93,6 +93,40 @@ fn ranges(n: usize, per: usize, f: impl Fn(i64, i64) + Sync) {
 }
 
 impl Native {
+    /// Runs kernel `k` (output of `shape`, the machine's buffers `bufs`, its output `out`)
+    /// on `launch` (its output pointer set here). A batched product runs by `dgemm`, its
+    /// fallback and zeros by its compiled reduction (`gpu/src/cpu/matmul.rs`).
+    pub fn kernel(
+        &self,
+        k: &Kernel,
+        shape: &[usize],
+        bufs: &[&[f64]],
+        out: &mut [f64],
+        mut launch: Launch,
+    ) {
+        if !matches!(k.kind, KernelKind::Batched { .. }) {
+            launch.b[k.out] = out.as_mut_ptr();
+            self.run(&k.name, &k.kind, shape, &launch);
+            return;
+        }
+        let launch = std::cell::RefCell::new(launch);
+        let exact = |out: &mut [f64], at: Option<&[usize]>| {
+            let mut l = launch.borrow_mut();
+            l.b[k.out] = out.as_mut_ptr();
+            self.exact(&k.name, &k.kind, &l, out.len(), at);
+        };
+        super::super::matmul::batched_kernel(
+            &k.kind,
+            bufs,
+            out,
+            &mut |out| exact(out, None),
+            &mut |out| {
+                let at: Vec<usize> = (0..out.len()).filter(|&o| out[o] == 0.0).collect();
+                exact(out, Some(&at));
+            },
+        );
+    }
+
     /// Runs kernel `name` (of kind `kind`, output of `shape`) on `l`: whether it has
     /// compiled functions (else the lanes run it). A batched product is the machine's
     /// (it calls [`Native::exact`]).

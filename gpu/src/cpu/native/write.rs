@@ -143,6 +143,9 @@ pub struct Writer {
     /// Buffers read (declared `bN` by [`Writer::finish`]).
     pub read: BTreeSet<usize>,
     zero: BTreeSet<usize>,
+    /// Lanes over the flat space: the kernel's variables, their extents and the C name
+    /// of the block's first flat point.
+    flat: Option<(Vec<VarId>, Vec<usize>, String)>,
 }
 
 /// Whether a branch is small and has no fold or call.
@@ -210,7 +213,53 @@ impl Writer {
             ints: HashMap::new(),
             read: BTreeSet::new(),
             zero,
+            flat: None,
         }
+    }
+
+    /// Lanes over consecutive flat points from `t` of the space of `vars` over `shape`
+    /// (bound by [`Writer::vector_index`]), or none: a load at a suffix of the variables,
+    /// in order, of a buffer of that suffix's shape reads consecutive elements.
+    pub fn flat_lanes(&mut self, flat: Option<(&[VarId], &[usize], &str)>) {
+        self.flat = flat.map(|(v, s, t)| (v.to_vec(), s.to_vec(), t.to_string()));
+    }
+
+    /// A load at a suffix of the flat lanes' variables (see [`Writer::flat_lanes`]):
+    /// lane `u` reads element `(t + u) mod S` of the buffer (`S` its size), one vector
+    /// load when the block does not wrap.
+    fn suffix_load(&mut self, b: usize, shape: &[usize], ix: &[Sx]) -> Option<V> {
+        let (vars, kshape, t) = self.flat.clone()?;
+        let d = ix.len();
+        if d > vars.len() || kshape[kshape.len() - d..] != *shape {
+            return None;
+        }
+        let own = ix
+            .iter()
+            .zip(&vars[vars.len() - d..])
+            .all(|(i, v)| *i == Sx::Var(*v));
+        if !own {
+            return None;
+        }
+        let size = shape.iter().product::<usize>();
+        let l = self.fresh("l");
+        self.line(&format!("adora_vd {l};"));
+        if d == vars.len() {
+            self.line(&format!("__builtin_memcpy(&{l}, b{b} + {t}, sizeof {l});"));
+        } else {
+            let off = self.fresh("off");
+            self.line(&format!("const long long {off} = {t} % {size}LL;"));
+            self.open(&format!("if ({off} + {LANES} <= {size}LL)"));
+            self.line(&format!(
+                "__builtin_memcpy(&{l}, b{b} + {off}, sizeof {l});"
+            ));
+            self.close();
+            self.open("else");
+            self.line(&format!(
+                "for (int k = 0; k < {LANES}; ++k) {l}[k] = b{b}[({t} + k) % {size}LL];"
+            ));
+            self.close();
+        }
+        Some(V::L(l))
     }
 
     /// A fresh C name.
@@ -439,6 +488,9 @@ impl Writer {
         self.read.insert(b);
         if shape.is_empty() {
             return self.uni(&format!("b{b}[0]"));
+        }
+        if let Some(v) = self.suffix_load(b, shape, ix) {
+            return v;
         }
         // Per dimension: the index, and whether it needs a test.
         let mut dims: Vec<(I, bool, usize)> = Vec::new();
