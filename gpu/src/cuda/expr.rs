@@ -37,46 +37,82 @@ pub fn lit(x: f64) -> String {
 }
 
 /// A unary operation as a C expression of `a` (the scalar conventions of
-/// docs/language.md; `adora_pow_r`, `adora_pow_z` from the prelude).
-pub(crate) fn un(op: Un, a: &str) -> String {
+/// docs/language.md; `adora_pow_r`, `adora_pow_z` from the prelude). With `lanes`, `a`
+/// is an `adora_vd` of the compiled kernels (docs/backend.md, "Compiled kernels") and so
+/// is the result: each function is its per-lane helper `adora_vNAME`, a comparison's
+/// mask becomes `1.0`/`0.0` by `adora_vbool`.
+pub(crate) fn un_of(op: Un, a: &str, lanes: bool) -> String {
+    let f = |name: &str| {
+        if lanes {
+            format!("adora_v{name}({a})")
+        } else {
+            format!("{name}({a})")
+        }
+    };
     match op {
         Un::Neg => format!("(-{a})"),
+        Un::Not if lanes => format!("adora_vbool({a} == ADORA_VD(0.0))"),
         Un::Not => format!("({a} == 0.0 ? 1.0 : 0.0)"),
-        Un::Exp => format!("exp({a})"),
-        Un::Log => format!("log({a})"),
-        Un::Sin => format!("sin({a})"),
-        Un::Cos => format!("cos({a})"),
-        Un::Tanh => format!("tanh({a})"),
-        Un::Sqrt => format!("sqrt({a})"),
-        Un::Abs => format!("fabs({a})"),
-        Un::Floor => format!("floor({a})"),
-        Un::PowR(k) => format!("adora_pow_r({a}, {k}LL)"),
-        Un::PowZ(k) => format!("adora_pow_z({a}, {k}LL)"),
+        Un::Exp => f("exp"),
+        Un::Log => f("log"),
+        Un::Sin => f("sin"),
+        Un::Cos => f("cos"),
+        Un::Tanh => f("tanh"),
+        Un::Sqrt => f("sqrt"),
+        Un::Abs => f("fabs"),
+        Un::Floor => f("floor"),
+        Un::PowR(k) => format!("adora_{}pow_r({a}, {k}LL)", if lanes { "v" } else { "" }),
+        Un::PowZ(k) => format!("adora_{}pow_z({a}, {k}LL)", if lanes { "v" } else { "" }),
     }
 }
 
+/// [`un_of`] on scalars.
+pub(crate) fn un(op: Un, a: &str) -> String {
+    un_of(op, a, false)
+}
+
 /// A binary operation as a C expression of `a` and `b` (comparisons give `1.0`/`0.0`;
-/// `adora_min`, `adora_max`, `adora_div_z`, `adora_mod_z` from the prelude).
-pub(crate) fn bin(op: Bin, a: &str, b: &str) -> String {
-    let cmp = |o: &str| format!("({a} {o} {b} ? 1.0 : 0.0)");
+/// `adora_min`, `adora_max`, `adora_div_z`, `adora_mod_z` from the prelude). With
+/// `lanes`, on `adora_vd`s, as [`un_of`].
+pub(crate) fn bin_of(op: Bin, a: &str, b: &str, lanes: bool) -> String {
+    let v = if lanes { "v" } else { "" };
+    let cmp = |o: &str| {
+        if lanes {
+            format!("adora_vbool({a} {o} {b})")
+        } else {
+            format!("({a} {o} {b} ? 1.0 : 0.0)")
+        }
+    };
+    let logic = |o: &str| {
+        if lanes {
+            format!("adora_vbool(adora_vtrue({a}) {o} adora_vtrue({b}))")
+        } else {
+            format!("({a} != 0.0 {o}{o} {b} != 0.0 ? 1.0 : 0.0)")
+        }
+    };
     match op {
         Bin::Add => format!("({a} + {b})"),
         Bin::Sub => format!("({a} - {b})"),
         Bin::Mul => format!("({a} * {b})"),
         Bin::DivR => format!("({a} / {b})"),
-        Bin::DivZ => format!("adora_div_z({a}, {b})"),
-        Bin::ModZ => format!("adora_mod_z({a}, {b})"),
+        Bin::DivZ => format!("adora_{v}div_z({a}, {b})"),
+        Bin::ModZ => format!("adora_{v}mod_z({a}, {b})"),
         Bin::Eq => cmp("=="),
         Bin::Ne => cmp("!="),
         Bin::Lt => cmp("<"),
         Bin::Le => cmp("<="),
         Bin::Gt => cmp(">"),
         Bin::Ge => cmp(">="),
-        Bin::And => format!("({a} != 0.0 && {b} != 0.0 ? 1.0 : 0.0)"),
-        Bin::Or => format!("({a} != 0.0 || {b} != 0.0 ? 1.0 : 0.0)"),
-        Bin::Min => format!("adora_min({a}, {b})"),
-        Bin::Max => format!("adora_max({a}, {b})"),
+        Bin::And => logic("&"),
+        Bin::Or => logic("|"),
+        Bin::Min => format!("adora_{v}min({a}, {b})"),
+        Bin::Max => format!("adora_{v}max({a}, {b})"),
     }
+}
+
+/// [`bin_of`] on scalars.
+pub(crate) fn bin(op: Bin, a: &str, b: &str) -> String {
+    bin_of(op, a, b, false)
 }
 
 impl Writer {

@@ -18,7 +18,7 @@
 //! vector `+ - * /` round each element as the scalar operation does, comparisons give
 //! `1.0`/`0.0`, a blend picks bits.
 
-use crate::cuda::expr::{bin, lit, un};
+use crate::cuda::expr::{bin_of, lit, un_of};
 use crate::plan::sx::{Bin, Sx, Un, VarId};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -159,47 +159,6 @@ fn branchless(s: &Sx) -> bool {
         );
     });
     !heavy && n <= BRANCHLESS
-}
-
-/// A unary operation on a lane value.
-fn vun(op: Un, a: &str) -> String {
-    match op {
-        Un::Neg => format!("(-{a})"),
-        Un::Not => format!("adora_vbool({a} == ADORA_VD(0.0))"),
-        Un::Exp => format!("adora_vexp({a})"),
-        Un::Log => format!("adora_vlog({a})"),
-        Un::Sin => format!("adora_vsin({a})"),
-        Un::Cos => format!("adora_vcos({a})"),
-        Un::Tanh => format!("adora_vtanh({a})"),
-        Un::Sqrt => format!("adora_vsqrt({a})"),
-        Un::Abs => format!("adora_vfabs({a})"),
-        Un::Floor => format!("adora_vfloor({a})"),
-        Un::PowR(k) => format!("adora_vpow_r({a}, {k}LL)"),
-        Un::PowZ(k) => format!("adora_vpow_z({a}, {k}LL)"),
-    }
-}
-
-/// A binary operation on lane values.
-fn vbin(op: Bin, a: &str, b: &str) -> String {
-    let cmp = |o: &str| format!("adora_vbool({a} {o} {b})");
-    match op {
-        Bin::Add => format!("({a} + {b})"),
-        Bin::Sub => format!("({a} - {b})"),
-        Bin::Mul => format!("({a} * {b})"),
-        Bin::DivR => format!("({a} / {b})"),
-        Bin::DivZ => format!("adora_vdiv_z({a}, {b})"),
-        Bin::ModZ => format!("adora_vmod_z({a}, {b})"),
-        Bin::Eq => cmp("=="),
-        Bin::Ne => cmp("!="),
-        Bin::Lt => cmp("<"),
-        Bin::Le => cmp("<="),
-        Bin::Gt => cmp(">"),
-        Bin::Ge => cmp(">="),
-        Bin::And => format!("adora_vbool(adora_vtrue({a}) & adora_vtrue({b}))"),
-        Bin::Or => format!("adora_vbool(adora_vtrue({a}) | adora_vtrue({b}))"),
-        Bin::Min => format!("adora_vmin({a}, {b})"),
-        Bin::Max => format!("adora_vmax({a}, {b})"),
-    }
 }
 
 impl Writer {
@@ -631,15 +590,19 @@ impl Writer {
             Sx::Load(b, shape, ix) => self.load(*b, shape, ix),
             Sx::Un(op, a) => {
                 let a = self.expr(a);
-                self.value(&[&a], |x| un(*op, &x[0]), |x| vun(*op, &x[0]))
+                self.value(
+                    &[&a],
+                    |x| un_of(*op, &x[0], false),
+                    |x| un_of(*op, &x[0], true),
+                )
             }
             Sx::Bin(op, a, b) => {
                 let a = self.expr(a);
                 let b = self.expr(b);
                 self.value(
                     &[&a, &b],
-                    |x| bin(*op, &x[0], &x[1]),
-                    |x| vbin(*op, &x[0], &x[1]),
+                    |x| bin_of(*op, &x[0], &x[1], false),
+                    |x| bin_of(*op, &x[0], &x[1], true),
                 )
             }
             Sx::Select(c, a, b) => {
