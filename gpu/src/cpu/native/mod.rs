@@ -15,7 +15,9 @@
 //! same order per point, the same `libm` functions, the same total indexing; a `map`,
 //! `scan` and `scatter` give the same bits, a `reduce` the same bits when it folds each
 //! output in order and, for few outputs over many points (`+` and `*`), partial folds
-//! of 4,096 points in eight chains — another order, the same as on every machine.
+//! of 4,096 points in eight chains — another order, the same as on every machine. A body
+//! is computed for eight points at once (`write.rs`: GCC vector values), the points left
+//! over one at a time.
 
 mod cc;
 mod emit;
@@ -76,7 +78,8 @@ pub(super) enum Entry {
 pub struct Native {
     _lib: Arc<Library>,
     pub(super) entries: HashMap<String, Entry>,
-    /// The translation unit compiled.
+    /// The translation unit compiled ([`Native::compile`]; empty for the plans of
+    /// [`Native::compile_all`], which share one).
     pub source: String,
 }
 
