@@ -107,7 +107,7 @@ fn executor(c: &mut Criterion) {
         });
         if let Some(cc) = cc {
             let n = adora_gpu::cpu::native::Native::compile(&p, cc).expect("compiles");
-            let mut m = adora_gpu::cpu::Machine::with_native(&p, n);
+            let mut m = adora_gpu::cpu::Machine::with_native(&p, n).expect("its plan");
             m.load(&args).expect("loads");
             g.bench_function(format!("{label}/compiled"), |b| {
                 b.iter(|| m.execute().expect("runs"))

@@ -56,12 +56,20 @@ impl<'p> Machine<'p> {
     }
 
     /// A machine for `plan` running the compiled kernels `native` (of this plan:
-    /// [`Native::compile`] or one of [`Native::compile_all`]).
-    pub fn with_native(plan: &'p Plan, native: Native) -> Self {
-        Machine {
+    /// [`Native::compile`] or one of [`Native::compile_all`]); an internal error when they
+    /// were compiled for another plan (their functions would read other buffers).
+    pub fn with_native(plan: &'p Plan, native: Native) -> Result<Self> {
+        if native.plan != super::native::fingerprint(plan) {
+            return Err(Diagnostic::new(
+                ErrorKind::Internal,
+                Span::DUMMY,
+                "compiled kernels given to a machine of another plan",
+            ));
+        }
+        Ok(Machine {
             native: Some(native),
             ..Machine::new(plan)
-        }
+        })
     }
 
     /// The compiled kernels it runs, if any.

@@ -47,7 +47,7 @@ fn compare(
     exact: bool,
 ) -> Option<String> {
     let want = run(p, inputs).expect("the lanes run it");
-    let mut m = Machine::with_native(p, native);
+    let mut m = Machine::with_native(p, native).expect("its plan");
     m.load(inputs).expect("loads");
     let got = m.call().expect("the compiled kernels run it");
     let (mut g, mut w) = (Vec::new(), Vec::new());
@@ -327,4 +327,20 @@ fn a_compiled_machine_gives_the_same_bits_on_every_call() {
     for _ in 0..3 {
         assert_eq!(m.call().unwrap(), first);
     }
+}
+
+#[test]
+fn compiled_kernels_run_on_their_own_plan_only() {
+    if !have_compiler() {
+        return;
+    }
+    let a = plan_of("def main(x: R[7]) -> R[7] = x * x\n");
+    let b = plan_of("def main(x: R[3]) -> R[3] = x + x\n");
+    let n = Native::compile(&a, compiler().unwrap()).expect("compiles");
+    let e = Machine::with_native(&b, n)
+        .err()
+        .expect("another plan's kernels are refused");
+    assert_eq!(e.kind, adora_core::diag::ErrorKind::Internal);
+    let n = Native::compile(&a, compiler().unwrap()).expect("compiles");
+    assert!(Machine::with_native(&a, n).is_ok());
 }

@@ -122,7 +122,8 @@ pub fn compare_plan(
         adora_gpu::cpu::run(plan, &xs).map_err(|d| format!("{what}: the executor fails: {d}"))?;
     check(got, "lanes")?;
     if let Some(n) = native {
-        let mut m = Machine::with_native(plan, n);
+        let mut m = Machine::with_native(plan, n)
+            .map_err(|d| format!("{what}: the compiled kernels: {d}"))?;
         m.load(&xs)
             .map_err(|d| format!("{what}: the compiled kernels' inputs: {d}"))?;
         let got = m

@@ -98,7 +98,7 @@ pub fn compiler() -> Option<&'static Compiler> {
 }
 
 /// FNV-1a over `bytes`, from `h`.
-fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
+pub(super) fn fnv(mut h: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);

@@ -26,7 +26,8 @@ mod write;
 
 pub use cc::{compiler, Compiler, Optimize, FLAGS};
 pub use emit::{module, modules, Compiled, Form, Source};
-pub use run::{work, Launch, PART};
+pub(crate) use run::Launch;
+pub use run::{work, PART};
 pub use write::LANES;
 
 use crate::plan::Plan;
@@ -77,6 +78,9 @@ pub(super) enum Entry {
 /// A plan's compiled kernels: the library and each kernel's functions by kernel name.
 pub struct Native {
     _lib: Arc<Library>,
+    /// The plan's fingerprint ([`fingerprint`]): a machine runs these functions on this
+    /// plan's buffers only.
+    pub(super) plan: u64,
     pub(super) entries: HashMap<String, Entry>,
     /// The translation unit compiled ([`Native::compile`]; empty for the plans of
     /// [`Native::compile_all`], which share one).
@@ -91,6 +95,12 @@ fn symbol<T: Copy>(lib: &Library, name: &str) -> Result<T> {
         .map_err(|e| internal(format!("compiled kernel `{name}` not found: {e}")))
 }
 
+/// A fingerprint of `plan` (its text, buffers, slots and steps: `crate::plan::show`),
+/// which a [`Native`] must match to run on a machine of that plan.
+pub fn fingerprint(plan: &Plan) -> u64 {
+    cc::fnv(0xcbf2_9ce4_8422_2325, crate::plan::show(plan).as_bytes())
+}
+
 fn internal(msg: String) -> Diagnostic {
     Diagnostic::new(ErrorKind::Internal, Span::DUMMY, msg)
 }
@@ -101,7 +111,7 @@ impl Native {
     pub fn compile(plan: &Plan, cc: &Compiler) -> Result<Native> {
         let src = module(plan);
         let lib = cc::library(cc, &src.text, Optimize::Full).map_err(internal)?;
-        Native::entries(lib, &src.kernels, src.text)
+        Native::entries(lib, &src.kernels, src.text, fingerprint(plan))
     }
 
     /// Compiles the kernels of several plans as one translation unit (one run of the
@@ -111,12 +121,18 @@ impl Native {
         let lib = cc::library(cc, &text, opt).map_err(internal)?;
         kernels
             .iter()
-            .map(|ks| Native::entries(lib.clone(), ks, String::new()))
+            .zip(plans)
+            .map(|(ks, p)| Native::entries(lib.clone(), ks, String::new(), fingerprint(p)))
             .collect()
     }
 
     /// The functions of `kernels` in `lib`.
-    fn entries(lib: Arc<Library>, kernels: &[Compiled], source: String) -> Result<Native> {
+    fn entries(
+        lib: Arc<Library>,
+        kernels: &[Compiled],
+        source: String,
+        plan: u64,
+    ) -> Result<Native> {
         let mut entries = HashMap::new();
         for Compiled {
             kernel,
@@ -145,6 +161,7 @@ impl Native {
         }
         Ok(Native {
             _lib: lib,
+            plan,
             entries,
             source,
         })

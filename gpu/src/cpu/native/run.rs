@@ -26,9 +26,10 @@ pub const PART: usize = 4096;
 const SERIAL_WORK: usize = 1 << 15;
 
 /// The buffer pointers (by buffer id) and host loop counters (by counter id) of one
-/// launch. The compiled functions read the buffers within their shapes and write only
-/// the output's range they are given.
-pub struct Launch {
+/// launch, made by the machine from its memory slots (crate-internal: the compiled
+/// functions trust them). The compiled functions read the buffers within their shapes
+/// and write only the output's range they are given.
+pub(crate) struct Launch {
     /// `B`: each buffer's memory.
     pub b: Vec<*mut f64>,
     /// `C`: the counters.
@@ -96,7 +97,7 @@ impl Native {
     /// Runs kernel `k` (output of `shape`, the machine's buffers `bufs`, its output `out`)
     /// on `launch` (its output pointer set here). A batched product runs by `dgemm`, its
     /// fallback and zeros by its compiled reduction (`gpu/src/cpu/matmul.rs`).
-    pub fn kernel(
+    pub(crate) fn kernel(
         &self,
         k: &Kernel,
         shape: &[usize],
@@ -128,9 +129,9 @@ impl Native {
     }
 
     /// Runs kernel `name` (of kind `kind`, output of `shape`) on `l`: whether it has
-    /// compiled functions (else the lanes run it). A batched product is the machine's
-    /// (it calls [`Native::exact`]).
-    pub fn run(&self, name: &str, kind: &KernelKind, shape: &[usize], l: &Launch) -> bool {
+    /// compiled functions (else the lanes run it). A batched product goes through
+    /// [`Native::kernel`].
+    pub(crate) fn run(&self, name: &str, kind: &KernelKind, shape: &[usize], l: &Launch) -> bool {
         let Some(e) = self.entries.get(name) else {
             return false;
         };
@@ -170,7 +171,7 @@ impl Native {
 
     /// A batched product's reduction (`gpu/src/plan/batched.rs`) at the outputs `at`
     /// (all of them when `None`), into the launch's output.
-    pub fn exact(
+    pub(crate) fn exact(
         &self,
         name: &str,
         kind: &KernelKind,
